@@ -107,25 +107,27 @@ async def _made(path: Path) -> None:
 
 
 @pytest.mark.postgres
-def test_check_of_a_mistyped_schema_names_the_schema_it_looked_in(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
+async def test_check_of_a_mistyped_schema_names_the_schema_it_looked_in() -> None:
     """``python -m storage --db postgresql://.../tora --schema tenant_b check`` with the schema
     mistyped (or TORA_DB_SCHEMA unset in the admin's shell while the bot uses one) answers
     "no tora-bot schema at postgresql://.../tora": the whole database named, as if it held no
     tora-bot data at all, where the bot's data sits in another schema of it; the schema it
     looked in is not said (``copy`` says "(schema S)" in the same refusal). It should name
     the schema it looked in."""
+    import io
+
     import backends
 
-    from storage.__main__ import main
+    from storage import Config
+    from storage.tools.maintenance import UNUSABLE, check
 
     if reason := backends.postgres_missing():
         pytest.skip(reason)
-    assert main(["--db", backends.POSTGRES_URL, "--schema", "rx_no_such_schema", "check"]) == 2
-    err = capsys.readouterr().err
-    assert "no tora-bot schema" in err
-    assert "rx_no_such_schema" in err
+    out, err = io.StringIO(), io.StringIO()
+    config = Config(url=backends.POSTGRES_URL, schema="rx_no_such_schema")
+    assert await check(config, out, err) == UNUSABLE
+    assert "no tora-bot schema" in err.getvalue()
+    assert "rx_no_such_schema" in err.getvalue()
 
 
 def test_check_of_a_database_of_a_newer_bot_exits_as_unusable_not_as_damaged(
