@@ -133,6 +133,15 @@ class Store:
         """Set (or, with None, remove) one setting of a guild."""
         await self._writer.run(lambda conn: players.set_guild_setting(conn, guild_id, key, value))
 
+    async def set_guild_settings(self, guild_id: int, values: Mapping[str, str | None]) -> None:
+        """Set (or, with None, remove) several settings of a guild, in one transaction."""
+
+        def job(conn: Connection) -> None:
+            for key, value in values.items():
+                players.set_guild_setting(conn, guild_id, key, value)
+
+        await self._writer.run(job)
+
     async def player_settings(self, user_id: int) -> dict[str, str]:
         """A player's own settings (their time zone, notifications...)."""
         return await self._read(lambda db: players.player_settings(db, user_id))

@@ -324,6 +324,23 @@ async def test_the_servers_clock_for_new_challenges(tmp_path: Path) -> None:
         await stage.posted("1 day per turn and a bank of 5 days each")
 
 
+async def test_a_servers_clock_times_change_without_naming_its_clock_again(
+    tmp_path: Path,
+) -> None:
+    """``bank``, ``increment`` and ``cap`` alone change the server's clock's own times (as
+    they do a challenge's), its clock named again keeps those not typed, and a time of
+    another clock is refused naming it."""
+    async with Stage(tmp_path, ("ann", "admin")) as stage:
+        wrong = await stage.slash("admin", "admin", "settings", bank="10d")
+        assert "add `clock:bank`" in wrong.text, wrong.text
+        first = await stage.slash("admin", "admin", "settings", clock="bank")
+        assert "bank of 7 days" in first.text, first.text
+        again = await stage.slash("admin", "admin", "settings", bank="10d")
+        assert "bank of 10 days" in again.text, again.text
+        named = await stage.slash("admin", "admin", "settings", clock="bank", deadline="2d")
+        assert "2 days per turn and a bank of 10 days" in named.text, named.text
+
+
 def route(game: ToriShogiGame, notation: str) -> tuple[str, str, str | None]:
     group = next(c.group for c in game.choices() if c.notation == notation)
     return menus.route(game.menu(), game.choices(group), notation)

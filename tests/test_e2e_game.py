@@ -219,6 +219,24 @@ async def test_with_the_ladder_channel_deleted_a_pairing_plays_where_they_queued
         await stage.posted("ladder match, paired from the queue", channel=thread)
 
 
+async def test_an_admin_clears_the_ladder_channel(tmp_path: Path) -> None:
+    """``clear_ladder_channel:True`` takes the ladder channel back off: pairings open where
+    the players queued again (with a ladder channel given too, refused)."""
+    async with Stage(tmp_path, ("ann", "bob", "admin"), channels=2) as stage:
+        ladder_channel = stage.channels[1]
+        await stage.slash("admin", "admin settings", ladder_channel=ladder_channel)
+        both = await stage.slash(
+            "admin", "admin settings", ladder_channel=ladder_channel, clear_ladder_channel=True
+        )
+        assert "not both" in both.text, both.text
+        cleared = await stage.slash("admin", "admin settings", clear_ladder_channel=True)
+        assert cleared.text.startswith("Saved.") and "ladder channel: none" in cleared.text
+        await stage.slash("ann", "ladder", "queue", board="short")
+        await stage.slash("bob", "ladder", "queue", board="short")
+        thread = await stage.emu.wait_until(lambda: stage.emu.thread_of(stage.channel), 30)
+        await stage.posted("ladder match, paired from the queue", channel=thread)
+
+
 async def test_with_threads_on_but_no_permission_to_open_one_the_challenge_goes_on_here(
     tmp_path: Path,
 ) -> None:

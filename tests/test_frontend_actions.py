@@ -42,6 +42,7 @@ from bot.service import (
     StaleRequest,
     Terms,
     User,
+    load_guild,
     save_guild,
 )
 from bot.service.guild import ClockChoice
@@ -572,6 +573,21 @@ async def test_records_settings_and_admin_checks(act: Actions, h: Harness) -> No
     cancelled = await act.cancel(here(ANN, admin=True))
     assert cancelled.text == "The match is cancelled."
     assert await h.store.hosting.live_in_channel(CHANNEL) is None
+
+
+async def test_two_admins_changing_different_settings_at_once_both_keep_their_change(
+    act: Actions, h: Harness
+) -> None:
+    """Each save writes only the settings its admin changed: another admin's change, saved
+    meanwhile, is not put back to what this one read."""
+    lookups = Lookups(act, LadderDesk(h.service, h.store, RecordingThreads()))
+    first, second = await asyncio.gather(
+        lookups.settings(here(ANN, admin=True), "3d", None, None),
+        lookups.settings(here(BOB, admin=True), None, True, None),
+    )
+    assert first.text.startswith("Saved.") and second.text.startswith("Saved.")
+    kept = await load_guild(h.store, GUILD)
+    assert (kept.turn_seconds, kept.threads) == (3 * 86400, True), kept
 
 
 # ---- answering interactions ----------------------------------------------------------------

@@ -5,6 +5,7 @@ recording delivery and a manual clock."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,6 +25,7 @@ from bot.service.testing import PRIVATE, Harness
 from rules.tora import Side
 from rules.tora.position import Position
 from rules.tora.record import parse_record
+from storage import CorruptMatch
 
 ROOT = Path(__file__).resolve().parents[1]
 HERE = Place(guild_id=1, channel_id=100)
@@ -524,6 +526,56 @@ async def test_abort_during_setup_and_admin_cancellation(h: Harness) -> None:
         await service.end_turn(HERE, ANN)
     info = await h.store.match_info(2)  # the game takes its hosted match's number
     assert info.status == "active" and await h.store.active_matches() == []
+
+
+async def test_an_admin_cancel_before_the_game_mentions_its_players(h: Harness) -> None:
+    """Called off in the setup (or the challenge), the match's players are pinged, as by
+    every other end before a game: one choosing their setup would not learn of it else."""
+    service = h.service
+    await service.challenge(HERE, ANN, BOB, Terms(rated=False))
+    await service.accept(HERE, BOB)
+    await service.setup(HERE, ANN, {"strategy": "aggressive"})
+    await service.cancel(HERE, CARL, admin=True)
+    await service.challenge(HERE, ANN, BOB)
+    await service.cancel(HERE, CARL, admin=True)
+    await h.settle()
+    posts = h.delivery.channel(HERE.channel_id)
+    said = "An admin (carl) cancelled the match before its game started"
+    cancels = [post for post in posts if post.text.startswith(said)]
+    assert [set(post.mentions) for post in cancels] == [{ANN.id, BOB.id}] * 2
+
+
+async def test_an_admin_cancel_calls_off_a_match_whose_stored_data_is_damaged(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A match whose game no longer loads (CorruptMatch) refuses its players' commands and
+    sends them to an admin, whose cancel calls it off (unrated) without its game: the
+    players are told, the channel is free again and the match is no longer active."""
+    await started(h)
+    hosted = await h.store.hosting.live_in_channel(HERE.channel_id)
+    assert hosted is not None and hosted.match_id is not None
+    damaged, loading = hosted.match_id, h.store.load
+
+    async def load(match_id: int, *args: Any, **kw: Any) -> Any:
+        if match_id == damaged:
+            raise CorruptMatch(match_id, "log entry 3 (act 'A v5h5-v1h1') is refused")
+        return await loading(match_id, *args, **kw)
+
+    monkeypatch.setattr(h.store, "load", load)
+    h.service._tables.clear()  # as after a restart: the match is read from the store
+    with pytest.raises(Refused, match="please tell a server admin"):
+        await h.service.end_turn(HERE, ANN)
+    with pytest.raises(NotAllowed):
+        await h.service.cancel(HERE, ANN, admin=False)
+    await h.service.cancel(HERE, CARL, admin=True)
+    await h.settle()
+    last = h.delivery.channel(HERE.channel_id)[-1]
+    assert last.text.startswith("An admin (carl) cancelled the match: its stored data is damaged")
+    assert set(last.mentions) == {ANN.id, BOB.id}, last.mentions
+    assert await h.store.hosting.live_in_channel(HERE.channel_id) is None
+    assert await h.store.active_matches() == []
+    monkeypatch.setattr(h.store, "load", loading)
+    await started(h)  # the channel hosts a match again
 
 
 async def test_a_whole_turn_in_one_command_all_or_nothing(h: Harness) -> None:

@@ -598,9 +598,8 @@ def terms_of(
     turn = Terms().turn_seconds if default_turn is None else default_turn
     if options.deadline is not None:
         turn = parse_duration(options.deadline)
-    clock = server or ClockChoice()  # the server's clock, unless the challenge names one
-    if options.clock is not None and options.clock != clock.clock:
-        clock = ClockChoice(options.clock)
+    typed = ClockOptions(options.clock, options.bank, options.increment, options.cap)
+    clock = typed.over(server or ClockChoice())
     if options.terrain_map and options.terrain == "none":
         options = replace(options, terrain="custom")
     unset = ChallengeOptions()
@@ -617,11 +616,38 @@ def terms_of(
         roles=options.roles,
         forfeit_after=options.forfeit_after,
         clock=clock.clock,
-        bank_seconds=_seconds(options.bank) or clock.bank_seconds,
-        increment_seconds=_seconds(options.increment) or clock.increment_seconds,
-        cap_seconds=_seconds(options.cap) or clock.cap_seconds,
+        bank_seconds=clock.bank_seconds,
+        increment_seconds=clock.increment_seconds,
+        cap_seconds=clock.cap_seconds,
         weekends_off=options.weekends == "off",
     )
+
+
+@dataclass(frozen=True)
+class ClockOptions:
+    """A clock as typed in a command (a challenge's, the server's settings): its options
+    ``clock``, ``bank``, ``increment`` and ``cap`` (durations as text; None: not given)."""
+
+    clock: str | None = None
+    bank: str | None = None
+    increment: str | None = None
+    cap: str | None = None
+
+    def given(self) -> bool:
+        return any(getattr(self, f.name) is not None for f in fields(self))
+
+    def over(self, kept: ClockChoice) -> ClockChoice:
+        """The clock these options make of ``kept`` (the server's): a clock named other
+        than kept's starts afresh, its times defaults (0); each time typed replaces kept's,
+        the others stay. A time of another clock is left for ``Terms.check`` to refuse."""
+        if self.clock is not None and self.clock != kept.clock:
+            kept = ClockChoice(self.clock)
+        return ClockChoice(
+            kept.clock,
+            _seconds(self.bank) or kept.bank_seconds,
+            _seconds(self.increment) or kept.increment_seconds,
+            _seconds(self.cap) or kept.cap_seconds,
+        )
 
 
 def _seconds(text: str | None) -> float:

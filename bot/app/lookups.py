@@ -15,7 +15,6 @@ from bot.i18n.words import Language
 from bot.ladder.desk import LadderDesk
 from bot.ladder.queue import AI_FILL_SHORTEST, EXPIRE_AFTER
 from bot.service import Attachment, GuildSettings, Hosted, MatchInfo, Place, Terms, User
-from bot.service.guild import ClockChoice
 from bot.service.phases import CHALLENGE
 from bot.service.showing import result_words
 from bot.service.texts import duration, escape, quote
@@ -25,7 +24,7 @@ from rules import game_type
 from rules.digits import whole_number
 
 from . import permissions
-from .actions import Actions
+from .actions import Actions, ClockOptions
 from .answers import Answer, Unusable
 from .callers import Caller
 from .costly import ANALYSES, Limits
@@ -352,18 +351,21 @@ class Lookups:
         ai_matches: str | None = None,
         away_days: int | None = None,
         auto_away: bool | None = None,
-        clock: ClockChoice | None = None,
+        clock: ClockOptions | None = None,
+        clear_ladder_channel: bool = False,
     ) -> Answer:
         guild = self._guild(caller)
         if not caller.admin:
             raise Unusable(_("Only the server's admins (Manage Server) can change its settings."))
-        settings = await self.records.guild(guild)
+        settings = read = await self.records.guild(guild)
         if deadline is not None:
             seconds = None if deadline.strip().lower() == "default" else parse_duration(deadline)
             settings = replace(settings, turn_seconds=seconds)
         if threads is not None:
             settings = replace(settings, threads=threads)
-        if ladder_channel is not None:
+        if ladder_channel is not None and clear_ladder_channel:
+            raise Unusable(_("Give a ladder channel or clear it, not both."))
+        if ladder_channel is not None or clear_ladder_channel:  # None: cleared
             settings = replace(settings, ladder_channel=ladder_channel)
         if ai_fill is not None:
             settings = replace(settings, ai_fill_after=_ai_fill(ai_fill))
@@ -375,7 +377,7 @@ class Lookups:
         if auto_away is not None:
             settings = replace(settings, auto_away=auto_away)
         if clock is not None:
-            settings = replace(settings, clock=clock)
+            settings = replace(settings, clock=clock.over(settings.clock))
         given = (
             deadline,
             threads,
@@ -385,21 +387,14 @@ class Lookups:
             away_days,
             auto_away,
             clock,
+            clear_ladder_channel or None,
         )
         changed = any(value is not None for value in given)
         if changed:
             server_terms(settings).check()  # refused if out of range
-            await self.records.save_guild(guild, settings)
+            await self.records.save_guild(guild, settings, before=read)
         text = settings_text(settings, default_cap, self.actions.service.settings.auto_away)
         return Answer(_("Saved. {settings}", settings=text) if changed else text)
-
-
-def clock_choice(
-    clock: str, bank: str | None, increment: str | None, cap: str | None
-) -> ClockChoice:
-    """A server's clock as its admins typed it (durations as text; left out: defaults)."""
-    seconds = [0.0 if text is None else parse_duration(text) for text in (bank, increment, cap)]
-    return ClockChoice(clock, *seconds)
 
 
 def server_terms(settings: GuildSettings) -> Terms:

@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 
 from bot.app import Answer
-from bot.app.lookups import clock_choice
+from bot.app.actions import ClockOptions
 
 from .autocomplete import Completing
 from .callers import caller_of
@@ -40,6 +40,7 @@ class AdminCommands(Completing, app_commands.Group):
         deadline="Default time per turn of new challenges, e.g. 24h, 3d ('default': 24h)",
         threads="Give each new match its own thread",
         ladder_channel="Where ladder pairings open their matches",
+        clear_ladder_channel="True: ladder pairings open their matches where the players queued",
         ai_fill="After this wait in the ladder queue the AI plays whoever waits, e.g. 2h ('off')",
         ai_matches="How many matches against the AI may run here at once, e.g. 10 (0: none)",
         away_days="Each player's away days a year here (default 14, 0: none)",
@@ -63,12 +64,13 @@ class AdminCommands(Completing, app_commands.Group):
         bank: DurationText | None = None,
         increment: DurationText | None = None,
         cap: DurationText | None = None,
+        clear_ladder_channel: bool = False,
     ) -> None:
         caller, lookups = caller_of(interaction), self.app.lookups
         channel = ladder_channel.id if ladder_channel else None
 
         async def work() -> Answer:
-            chosen = None if clock is None else clock_choice(clock, bank, increment, cap)
+            typed = ClockOptions(clock, bank, increment, cap)
             return await lookups.settings(
                 caller,
                 deadline,
@@ -78,7 +80,8 @@ class AdminCommands(Completing, app_commands.Group):
                 ai_matches,
                 away_days,
                 auto_away,
-                chosen,
+                typed if typed.given() else None,
+                clear_ladder_channel,
             )
 
         await self.answer(interaction, work, private=True)

@@ -270,6 +270,12 @@ class Context:
         )
         self.committed(table, saved, posts)
 
+    async def close_unloaded(self, table: Table, hosted: Hosted, mail: Mail, close: str) -> None:
+        """End ``table``'s match, whose game cannot be loaded, without a result (``close``):
+        the hosted match's new state ``hosted``, its match closed, ``mail``'s posts."""
+        saved = await self.store.hosting.close_unloaded(hosted, close, mail.posts)
+        self.committed(table, saved, mail.posts)
+
     def committed(self, table: Table, saved: Hosted, posts: Sequence[Post]) -> None:
         """After a commit of ``table``'s match, ``saved`` as stored, with ``posts``: the
         table holds it, the loops look again if it set a sooner clock or queued posts, the

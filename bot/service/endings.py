@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.i18n import _, kept, speaking
+from rules import Side
 from rules.words import Text, msg
 from storage import Hosted
 
@@ -132,7 +133,9 @@ async def cancel(ctx: Context, table: Table, user: User, admin: bool) -> Reply:
         raise NotAllowed(_("Only a server admin can cancel a match."))
     hosted = table.hosted
     admin_name = escape(user.name)
-    if hosted.phase == PLAYING:
+    if hosted.match_id is not None and table.match is None:  # its game cannot be loaded
+        await _call_off_unloaded(ctx, table, admin_name)
+    elif hosted.phase == PLAYING:
         headline = msg("An admin ({admin}) cancelled the match.", admin=admin_name)
         await close(ctx, table, headline, CANCELLED)
     else:
@@ -143,9 +146,32 @@ async def cancel(ctx: Context, table: Table, user: User, admin: bool) -> Reply:
                 "recorded.",
                 admin=admin_name,
             )
-            mail.public(said, language=language)
+            mail.public(said, mentions=_players_so_far(hosted), language=language)
         await ctx.update(table, ended(hosted, CANCELLED), mail, drop_choices=True)
     return Reply(_("The match is cancelled."), private=False)
+
+
+async def _call_off_unloaded(ctx: Context, table: Table, admin_name: str) -> None:
+    """An admin's cancel of a match whose game cannot be loaded (its stored data is
+    damaged): called off without its game, which no post shows."""
+    hosted = table.hosted
+    mail = Mail(table.channel_id)
+    with speaking(await ctx.server_language(hosted.guild_id)) as language:
+        said = _(
+            "An admin ({admin}) cancelled the match: its stored data is damaged, so its game "
+            "cannot be shown. Nothing is recorded.",
+            admin=admin_name,
+        )
+        mail.public(said, mentions=_players_so_far(hosted), language=language)
+    await ctx.close_unloaded(table, ended(hosted, CANCELLED), mail, CANCELLED)
+
+
+def _players_so_far(hosted: Hosted) -> tuple[int, ...]:
+    """Who a match without a game yet has: the challenger and whoever they challenged (an
+    open challenge: nobody yet), or both players once it is accepted."""
+    if hosted.phase == CHALLENGE:
+        return tuple(user for user in (hosted.issuer_id, hosted.invitee_id) if user is not None)
+    return (hosted.player(Side.CHALLENGER), hosted.player(Side.OPPOSITION))
 
 
 async def close(ctx: Context, table: Table, headline: str, how: str) -> None:

@@ -62,21 +62,31 @@ async def load_guild(store: Store, guild_id: int) -> GuildSettings:
     )
 
 
-async def save_guild(store: Store, guild_id: int, settings: GuildSettings) -> None:
+async def save_guild(
+    store: Store, guild_id: int, settings: GuildSettings, before: GuildSettings | None = None
+) -> None:
+    """Keep ``settings``, in one transaction; with ``before`` (the settings as they were
+    read), only the rows that differ from it, so that a setting another admin changed
+    meanwhile, which this change leaves alone, keeps their change."""
+    rows = _rows(settings)
+    if before is not None:
+        read = _rows(before)
+        rows = {key: value for key, value in rows.items() if value != read[key]}
+    await store.set_guild_settings(guild_id, rows)
+
+
+def _rows(settings: GuildSettings) -> dict[str, str | None]:
+    """The ``guild_settings`` rows of ``settings``, by key (None: no row, the default)."""
     turn, channel = settings.turn_seconds, settings.ladder_channel
-    await store.set_guild_setting(guild_id, TURN_SECONDS, None if turn is None else repr(turn))
-    await store.set_guild_setting(guild_id, THREADS, "on" if settings.threads else "off")
-    await store.set_guild_setting(
-        guild_id, LADDER_CHANNEL, None if channel is None else str(channel)
-    )
-    fill, most = settings.ai_fill_after, settings.ai_matches
-    await store.set_guild_setting(guild_id, AI_FILL, None if fill is None else repr(fill))
-    await store.set_guild_setting(guild_id, AI_MATCHES, None if most is None else str(most))
-    await store.set_guild_setting(guild_id, AWAY_DAYS, str(settings.away_days))
+    fill, most, auto = settings.ai_fill_after, settings.ai_matches, settings.auto_away
     chosen = settings.clock
-    kept = None if chosen == ClockChoice() else json.dumps(chosen.__dict__, sort_keys=True)
-    await store.set_guild_setting(guild_id, CLOCK, kept)
-    auto = settings.auto_away
-    await store.set_guild_setting(
-        guild_id, AUTO_AWAY, None if auto is None else "on" if auto else "off"
-    )
+    return {
+        TURN_SECONDS: None if turn is None else repr(turn),
+        THREADS: "on" if settings.threads else "off",
+        LADDER_CHANNEL: None if channel is None else str(channel),
+        AI_FILL: None if fill is None else repr(fill),
+        AI_MATCHES: None if most is None else str(most),
+        AWAY_DAYS: str(settings.away_days),
+        CLOCK: None if chosen == ClockChoice() else json.dumps(chosen.__dict__, sort_keys=True),
+        AUTO_AWAY: None if auto is None else "on" if auto else "off",
+    }

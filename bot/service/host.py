@@ -190,13 +190,17 @@ class Host:
         *,
         limited: bool = True,
         saves: bool = False,
+        unloaded: bool = False,
     ) -> Answered:
         """Run ``flow`` on the channel's match (see ``_locked_command``; ``saves``: a flow
-        that writes the match whenever it succeeds)."""
+        that writes the match whenever it succeeds; ``unloaded``: one that can act on a
+        match whose game cannot be loaded, given its table without the game)."""
         if limited:
             self._limit.take(user.id, self._ctx.now())
         try:
-            return await self._locked_command(place.channel_id, expect, phases, flow, saves)
+            return await self._locked_command(
+                place.channel_id, expect, phases, flow, saves, unloaded
+            )
         finally:
             await self._announce_endings()
 
@@ -207,10 +211,12 @@ class Host:
         phases: tuple[str, ...],
         flow: Callable[[Table], Awaitable[Answered]],
         saves: bool = False,
+        unloaded: bool = False,
     ) -> Answered:
         """``flow`` on the channel's match as the store holds it, under the channel's lock.
         A flow that ``saves`` whenever it succeeds runs on the copy in memory without reading
-        the stored versions first (``_unchecked``)."""
+        the stored versions first (``_unchecked``); one that can act ``unloaded`` is given a
+        match whose game cannot be loaded without the game (``_loaded``)."""
         async with self._lock(channel_id):
             held = self._tables.get(channel_id) if saves else None
             if held is not None:
@@ -218,7 +224,7 @@ class Host:
                     return await self._unchecked(held, expect, phases, flow)
                 except _Behind:
                     pass  # run again on the match as stored, as if the check had come first
-            table = await self._loaded(channel_id)
+            table = await self._loaded(channel_id, unloaded)
             return await self._run(table, expect, phases, flow)
 
     def busy(self) -> bool:
@@ -361,12 +367,16 @@ class Host:
         """The channel's lock (``async with``), counted in ``busy`` meanwhile."""
         return self._locks.hold(channel_id)
 
-    async def _loaded(self, channel_id: int) -> Table | None:
-        """``_table`` for a command: a match that cannot be loaded is refused clearly."""
+    async def _loaded(self, channel_id: int, unloaded: bool = False) -> Table | None:
+        """``_table`` for a command: a match that cannot be loaded is refused clearly, or,
+        for a command that can act on it ``unloaded`` (an admin's cancel), given without
+        its game (``table.match`` None)."""
         try:
             return await self._table(channel_id)
         except CorruptMatch:
             log.exception("the match in channel %d cannot be loaded", channel_id)
+            if unloaded:
+                return await self._unloaded(channel_id)
             raise Refused(
                 _(
                     "The match in this channel cannot be loaded: its stored data is damaged. "
@@ -383,14 +393,20 @@ class Host:
         if table is not None and await store.hosting.versions(table.hosted.id) == table.versions:
             self._tables[channel_id] = table
             return table
-        hosted = await store.hosting.live_in_channel(channel_id)
-        if hosted is None:
+        table = await self._unloaded(channel_id)
+        if table is None:
             return None
-        table = Table(hosted, Terms.from_json(hosted.terms), await self._names(hosted))
-        if hosted.match_id is not None:
-            table.match = await store.load(hosted.match_id)
+        if table.hosted.match_id is not None:
+            table.match = await store.load(table.hosted.match_id)
         self._tables[channel_id] = table
         return table
+
+    async def _unloaded(self, channel_id: int) -> Table | None:
+        """The channel's live hosted match as stored, its game not loaded."""
+        hosted = await self._ctx.store.hosting.live_in_channel(channel_id)
+        if hosted is None:
+            return None
+        return Table(hosted, Terms.from_json(hosted.terms), await self._names(hosted))
 
     async def _names(self, hosted: Hosted) -> dict[int, str]:
         names = {}

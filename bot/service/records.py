@@ -91,8 +91,11 @@ class Records:
     async def guild(self, guild_id: int) -> GuildSettings:
         return await load_guild(self._store, guild_id)
 
-    async def save_guild(self, guild_id: int, settings: GuildSettings) -> None:
-        await save_guild(self._store, guild_id, settings)
+    async def save_guild(
+        self, guild_id: int, settings: GuildSettings, before: GuildSettings | None = None
+    ) -> None:
+        """Keep a server's settings (``guild.save_guild``: with ``before``, those changed)."""
+        await save_guild(self._store, guild_id, settings, before)
 
     # ---- players ----------------------------------------------------------------------------
     async def player_settings(self, user_id: int) -> PlayerSettings:

@@ -513,9 +513,10 @@ class MatchService(Looking, Absences, Drafting, Coaching):
     async def cancel(
         self, place: Place, user: User, *, admin: bool, one_of_many: bool = False
     ) -> Reply:
-        """A server admin calls off the channel's match, in any phase. ``admin`` is the
-        front end's judgement of the user's permissions. ``one_of_many``: one of the
-        matches a single command of theirs calls off (a tournament's), so not rate limited."""
+        """A server admin calls off the channel's match, in any phase, even one whose stored
+        data is damaged (its game cannot be loaded). ``admin`` is the front end's judgement
+        of the user's permissions. ``one_of_many``: one of the matches a single command of
+        theirs calls off (a tournament's), so not rate limited."""
         return await self._command(
             place,
             user,
@@ -523,4 +524,5 @@ class MatchService(Looking, Absences, Drafting, Coaching):
             (CHALLENGE, SETUP, PLAYING),
             lambda t: endings.cancel(self._ctx, t, user, admin),
             limited=not one_of_many,
+            unloaded=True,
         )

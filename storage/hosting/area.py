@@ -67,6 +67,18 @@ class Hosting:
 
         return await self._writer.run(job)
 
+    async def close_unloaded(self, changed: Hosted, close: str, posts: Sequence[Post]) -> Hosted:
+        """End a hosted match whose game cannot be loaded (CorruptMatch) without a result:
+        its match closed as ``close`` (``writes.close_unread``: its log left as it is) and
+        ``changed`` written as ``update`` writes it, with its posts, in one transaction."""
+
+        def job(conn: Connection) -> Hosted:
+            if changed.match_id is not None:
+                writes.close_unread(conn, changed.match_id, close, time.time())
+            return update_with_posts(conn, changed, posts)
+
+        return await self._writer.run(job)
+
     async def start(
         self, changed: Hosted, new: writes.NewMatch, posts: Sequence[Post] = ()
     ) -> tuple[Hosted, Match]:

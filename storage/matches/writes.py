@@ -284,6 +284,18 @@ def _moved_with_entries(
     return row[0], row[1], row[2], row[3]
 
 
+def close_unread(conn: Connection, match_id: int, close: str, now: float) -> None:
+    """Close a match without a result (``close``: aborted or cancelled), its log neither
+    read nor added to: for a match that cannot be loaded (its stored data is damaged). Its
+    version moves on, so a write of a copy read before fails; a closed match stays as it
+    is."""
+    conn.execute(
+        "UPDATE matches SET closed = ?, turn_deadline = NULL, version = version + 1,"
+        " updated_at = ? WHERE id = ? AND closed IS NULL",
+        (close, now, match_id),
+    )
+
+
 def _refusal(conn: Connection, request: Append) -> NoReturn:
     """Why ``append`` changed no row: the match is unknown, was changed since the caller
     read it, or is closed."""
