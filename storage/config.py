@@ -16,6 +16,7 @@ JOURNAL_MODES = ("WAL", "DELETE", "TRUNCATE", "PERSIST")
 SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 A_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")  # any scheme: no file's path starts so
+PASSWORD_PARAMETER = re.compile(r"([?&](?:ssl)?password=)[^&#]*", re.IGNORECASE)
 SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 
 
@@ -74,12 +75,15 @@ class Config:
         return self.url is not None
 
     def where(self) -> str:
-        """The database, for messages (a URL without its password)."""
+        """The database, for messages (a URL without its passwords: the user's, written
+        ``user:password@`` or as the ``password`` parameter, and the ``sslpassword`` of the
+        client's key)."""
         if self.url is None:
             return str(self.path)
         # Up to the last '@': a password may hold an unencoded '/' or '@', which the URL
         # refused for it (``_ports_read``) still names, masked.
-        return re.sub(r"://([^:@/]*):.*@", r"://\1:***@", self.url)
+        url = re.sub(r"://([^:@/]*):.*@", r"://\1:***@", self.url)
+        return PASSWORD_PARAMETER.sub(r"\1***", url)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ, **overrides: object) -> Config:
