@@ -77,13 +77,14 @@ class Config:
     def where(self) -> str:
         """The database, for messages (a URL without its passwords: the user's, written
         ``user:password@`` or as the ``password`` parameter, and the ``sslpassword`` of the
-        client's key)."""
+        client's key), and its schema when one is set: two bots may share one database."""
         if self.url is None:
             return str(self.path)
         # Up to the last '@': a password may hold an unencoded '/' or '@', which the URL
         # refused for it (``_ports_read``) still names, masked.
         url = re.sub(r"://([^:@/]*):.*@", r"://\1:***@", self.url)
-        return PASSWORD_PARAMETER.sub(r"\1***", url)
+        url = PASSWORD_PARAMETER.sub(r"\1***", url)
+        return url + (f" (schema {self.schema})" if self.schema else "")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ, **overrides: object) -> Config:
