@@ -172,11 +172,12 @@ async def _check_postgres(config: Config, out: TextIO, err: TextIO) -> int:
 
 
 def _unfit(version: int, err: TextIO) -> int | None:
-    """The exit status when this bot's queries cannot read a schema of ``version``, else None.
-    An older schema is not migrated here: a check only reads (and may read a backup)."""
+    """The exit status when this bot's queries cannot read a schema of ``version``, else None:
+    unusable here, not damaged. An older schema is not migrated here: a check only reads (and
+    may read a backup)."""
     if version > LATEST:
         print("the schema is newer than this bot: check it with a newer bot", file=err)
-        return PROBLEMS
+        return UNUSABLE
     if version < LATEST:
         print(
             f"schema version {version} is older than this bot's ({LATEST}): migrate it first."
