@@ -86,3 +86,39 @@ async def test_an_events_seeds_after_the_ladders_season_closed_are_the_final_rat
     assert entry.rating == round(top.rating), (
         f"p1 seeded at {entry.rating}, not the {round(top.rating)} their season closed on"
     )
+
+
+async def test_pairings_of_an_event_not_started_do_not_speak_of_a_round_0(h: Harness) -> None:
+    """``/tora-tournament pairings name:Club`` on a ToriShogi round robin still taking
+    entries answers "**Club** (ToriShogi round robin) has no round 0 paired.": a round 0
+    nobody asked for (the default round is the current one, 0 before the start). It should
+    say the event has not started yet, its rounds paired at its start."""
+    desk = await desk_of(h)
+    await create(desk, "Club", "torishogi", "round-robin")
+    for n in (1, 2, 3):
+        await desk.join(HERE, user(n), "Club")
+    text = (await desk.pairings(HERE, "Club")).text
+    assert "round 0" not in text, text
+
+
+async def test_a_tournament_games_end_post_offers_no_rematch_outside_the_tournament(
+    h: Harness,
+) -> None:
+    """A rated ToriShogi Swiss: p2 resigns board 1 of round 1. The game's end post in the
+    board's thread says "Either of you may ask for a rematch with the button (colours
+    swapped)." with a Rematch button: pressed and accepted, it opens a rated ToriShogi
+    match of the same terms in the tournament's thread, outside the tournament (the next
+    round is the event's to pair; a rated rematch counts on the ladder as a second game of
+    the two). A tournament's game should not offer a rematch."""
+    desk = await desk_of(h)
+    await create(desk, "Open", "torishogi", "swiss", rounds=2, rated=True)
+    for n in (1, 2, 3, 4):
+        await desk.join(HERE, user(n), "Open")
+    await desk.begin(HERE, ADMIN, "Open", admin=True)
+    await h.settle()
+    row = (await snapshot(h, "Open")).pairings[0]
+    hosted = await h.store.hosting.get(row.hosted_id)
+    await h.service.resign(Place(GUILD, hosted.channel_id), user(row.second_id))
+    await h.settle()
+    [end] = [t for t in h.delivery.texts(hosted.channel_id) if "The full record" in t]
+    assert "rematch" not in end, end
