@@ -9,6 +9,7 @@ from bot.ladder.results import Results
 from bot.service import GuildSettings, Place, Refused, Terms, save_guild
 from bot.service.models import AI_IDS
 from bot.service.testing import Harness
+from bot.tournament.event_spec import EventSpec
 
 
 async def test_a_double_round_robins_second_game_against_the_ai_swaps_who_moves_first(
@@ -122,3 +123,34 @@ async def test_a_tournament_games_end_post_offers_no_rematch_outside_the_tournam
     await h.settle()
     [end] = [t for t in h.delivery.texts(hosted.channel_id) if "The full record" in t]
     assert "rematch" not in end, end
+
+
+async def test_an_events_announcement_and_list_say_its_games_options(h: Harness) -> None:
+    """A Torii Swiss created with ``powers:False`` is announced as "**Cup** (Torii Swiss)
+    is open for entries: 5 rounds, up to 64 players, unrated, away days stop its clocks.
+    Join with ...", and listed as "**Cup** (Torii Swiss): 0 players, open for entries; ...":
+    nothing says its games are played without the Spirits' powers (nor, for TORA, which
+    board or with Assassins), though a player decides on that whether to join, and its
+    games' terms say "without powers". The announcement (and the list) should name the
+    game's options."""
+    desk = await desk_of(h)
+    reply = await desk.create(
+        HERE, ADMIN, EventSpec("Cup", "torii", "swiss", {"powers": False}), admin=True
+    )
+    snap = await snapshot(h, "Cup")
+    listed = await desk.described(snap.event)
+    assert "without powers" in reply.text, reply.text
+    assert "without powers" in listed, listed
+
+
+async def test_an_events_announcement_names_a_command_that_exists(h: Harness) -> None:
+    """A ToriShogi round robin's announcement says "Join with `/tora-tournament join`":
+    there is no such command (``/tora-tournament`` has ``register``, as chapter 10's
+    announcement says, ``/tora-tournament register``); a player who types what the post
+    says gets Discord's unknown command. It should name ``/tora-tournament register``."""
+    desk = await desk_of(h)
+    reply = await desk.create(
+        HERE, ADMIN, EventSpec("Club", "torishogi", "round-robin", {}), admin=True
+    )
+    assert "`/tora-tournament join`" not in reply.text, reply.text
+    assert "`/tora-tournament register`" in reply.text, reply.text
