@@ -188,6 +188,11 @@ class Store:
         ``add_away``."""
         return await self._moving(lambda conn: players.end_away(conn, away, at), moved)
 
+    async def move_clocks(self, moved: Sequence[Moved]) -> list[Hosted]:
+        """The hosted matches a change of away days stored already moves (an automatic
+        day, written at its deadline), with their posts, as for ``add_away``."""
+        return await self._moving(lambda conn: None, moved)
+
     async def _moving(
         self, change: Callable[[Connection], None], moved: Sequence[Moved]
     ) -> list[Hosted]:

@@ -13,6 +13,7 @@ import zoneinfo
 import pytest
 from test_service_games import torii_until_the_monkeys_pause
 
+from bot.app.answers import Unusable
 from bot.app.callers import Caller
 from bot.app.time_off import TimeOff
 from bot.service import Place, Refused, Terms, User
@@ -192,6 +193,22 @@ async def test_coming_back_during_an_automatic_away_day_keeps_the_day_to_play_th
     await h.running.end_turn(HERE, ANN)  # she plays it
 
 
+async def test_days_away_refused_during_an_automatic_day_are_advised_after_it(
+    h: Harness,
+) -> None:
+    """Days away asked for during an automatic day are refused, and the refusal does not
+    advise coming back first (an automatic day is not ended early): days after it are
+    taken."""
+    await auto_away_here(h)
+    await started(h)
+    await h.advance(10 * HOUR)  # the automatic day, to START + 34 h
+    with pytest.raises(Refused, match="given automatically") as refused:
+        await h.running.away(HERE.guild_id, ANN, h.clock.now(), 3)
+    assert "back:True" not in str(refused.value)
+    assert f"<t:{int(START + 34 * HOUR)}:f>" in str(refused.value)
+    await h.running.away(HERE.guild_id, ANN, START + 34 * HOUR, 3)  # as advised
+
+
 async def test_an_automatic_away_day_is_off_per_player_or_per_server(h: Harness) -> None:
     store = h.running._ctx.store
     await auto_away_here(h)
@@ -300,3 +317,60 @@ async def test_away_days_cut_off_by_a_crash_still_stop_the_running_clock(
     await h.advance(9 * HOUR)  # past the old deadline, well within her days away
     said = h.delivery.texts(HERE.channel_id)
     assert not any("deadline" in text for text in said), said[-1]
+
+
+async def test_a_reminder_in_a_match_without_away_days_offers_no_away_day(h: Harness) -> None:
+    """A tournament game whose clock runs on through time away: its reminder offers no away
+    day (neither the words nor the Away for a day button), which would be spent for nothing."""
+    await started(h, away_days=False)
+    await h.advance(8 * HOUR)  # 80 % of her turn
+    [reminder] = [
+        d.message
+        for d in h.delivery.user(ANN.id)
+        if d.kind == PRIVATE and d.message.text.startswith("Reminder")
+    ]
+    assert "Away for a day" not in reminder.text, reminder.text
+    assert "away" not in str(reminder.buttons), reminder.buttons
+
+
+async def test_taking_away_days_says_which_clocks_run_on(h: Harness) -> None:
+    """ann's only match here is a game without away days (a tournament's choice): the
+    answer to her days away does not say her clocks stand still, but that this one runs on."""
+    await started(h, away_days=False)
+    reply = await h.running.away(HERE.guild_id, ANN, h.clock.now(), 3)
+    assert "Your clocks stand still then" not in reply.text, reply.text
+    assert "1 match of yours here keeps its clock running then" in reply.text
+
+
+async def test_an_automatic_away_day_stops_the_clock_of_the_players_other_matches_too(
+    h: Harness,
+) -> None:
+    """An automatic away day is a time away in the server: ann's other match, her turn
+    too, stands still through it (its deadline moved by the day, its channel told), rather
+    than being missed in the middle of it."""
+    there = Place(guild_id=HERE.guild_id, channel_id=101)
+    cat = User(3, "cat")
+    await auto_away_here(h)
+    await started(h)  # ann's turn, due in 10 h
+    terms = Terms(turn_seconds=20 * HOUR, game="torishogi")
+    await h.running.challenge(there, ANN, cat, terms)
+    await h.running.accept(there, cat)
+    await h.settle()  # ann's turn there too, due in 20 h
+    await h.advance(10 * HOUR)  # the first deadline: an automatic day, to START + 34 h
+    assert "gave them one of their away days" in last_post(h)
+    assert "is away from" not in last_post(h)  # (told once here: the day's own note)
+    told = h.delivery.texts(there.channel_id)[-1]
+    assert "ann (Challenger) is away from" in told and f"<t:{int(START + 44 * HOUR)}:f>" in told
+    await h.advance(11 * HOUR)  # past the old deadline there, within her away day
+    assert not any("deadline" in text for text in h.delivery.texts(there.channel_id))
+    hosted = await h.running.records.live_in_channel(there.channel_id)
+    assert hosted is not None and hosted.due_at == START + 44 * HOUR  # 10 h left after it
+
+
+async def test_away_naming_both_days_and_until_is_refused(h: Harness) -> None:
+    """`/tora away days:3 until:2027-01-20` says two things: it is refused, naming both,
+    rather than taking the days and ignoring the date."""
+    caller = Caller(ANN, HERE.guild_id, HERE.channel_id)
+    with pytest.raises(Unusable, match="not both"):
+        await TimeOff(h.running).away(caller, days=3, until="2027-01-20")
+    assert await h.running._ctx.store.aways(HERE.guild_id, [ANN.id], h.clock.now()) == []

@@ -387,3 +387,50 @@ async def test_a_look_before_a_takeback_does_not_hold_back_the_replayed_turns_re
     await h.settle()
     await h.advance(8 * HOUR)  # past 50 % and 80 % of his turn 2 as replayed
     assert any(text.startswith("Reminder: your turn against ann") for text in dms(h, BOB))
+
+
+async def test_reminders_turned_off_during_a_turn_send_none_for_that_turn(h: Harness) -> None:
+    """ann picks "no reminders" two hours into her turn: the 80 % reminder scheduled when
+    it began is not sent (the choice is read again when it comes)."""
+    await started(h)
+    await h.advance(2 * HOUR)
+    await wants(h, ANN, reminders="none")
+    await h.advance(7 * HOUR)  # past 80 % of her turn
+    assert not any(text.startswith("Reminder") for text in dms(h, ANN))
+
+
+async def test_reminders_changed_during_a_turn_come_at_the_new_choice(h: Harness) -> None:
+    """A reminder scheduled at 80 % when the turn began, then the choice changed to 1 h
+    before the deadline: the 80 % one is not sent, the 1 h one is."""
+    await started(h)
+    await wants(h, ANN, reminders="h1")
+    await h.advance(8.5 * HOUR)  # past 80 % of her turn
+    assert not any(text.startswith("Reminder") for text in dms(h, ANN))
+    await h.advance(HOUR / 2)  # 1 h before her deadline
+    assert dms(h, ANN)[-1].startswith("Reminder: your turn against bob (Opposition) ends in 1 h")
+
+
+async def test_a_look_in_a_missed_torishogi_turn_does_not_silence_the_next_deadlines_reminder(
+    h: Harness,
+) -> None:
+    """ToriShogi cannot pass a turn: a missed deadline starts ann's clock again on the same
+    turn number. Her look before that deadline says nothing of the next one: its reminder
+    comes."""
+    await started(h)
+    await h.running.board(HERE, ANN)  # she looked at her first turn
+    await h.advance(10 * HOUR)  # missed: her clock starts again, 10 h
+    assert "missed turns in a row: 1" in h.delivery.texts(HERE.channel_id)[-1]
+    await h.crash()  # the look is forgotten in the store too
+    await h.advance(8 * HOUR)  # 80 % of the new deadline
+    assert any(text.startswith("Reminder") for text in dms(h, ANN))
+
+
+async def test_the_setup_reminder_is_not_sent_to_a_player_who_wants_no_reminders(
+    h: Harness,
+) -> None:
+    await wants(h, ANN, reminders="none")
+    await h.running.challenge(HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR))
+    await h.running.accept(HERE, BOB)
+    await h.advance(8 * HOUR)  # 80 % of the setup's time, neither has chosen
+    assert not any("choose your setup" in text for text in dms(h, ANN))
+    assert any(text.startswith("Reminder: choose your setup") for text in dms(h, BOB))

@@ -66,3 +66,21 @@ async def test_a_chapter_10_tournament_chooses_too(h: Harness) -> None:
     [game] = await live_games(h)
     assert not Terms.from_json(game.terms).away_days
     assert "away days do not stop its clocks" in (await desk.standings(chapter10.HERE, "Cup")).text
+
+
+async def test_a_tournament_games_setup_deadline_honours_a_players_time_away(h: Harness) -> None:
+    """A Swiss event whose away days stop its clocks: p2 is away for three days when the
+    round begins, so the setup's clock stands still until p2 is back (a lapse would be
+    scored as p2's forfeit, E5)."""
+    desk = await events.desk_of(h)
+    await events.create(desk, "Cup", "tora", "swiss", rounds=1)
+    for n in (1, 2):
+        await desk.join(events.HERE, events.user(n), "Cup")
+    await h.running.away(events.GUILD, events.user(2), h.clock.now(), 3)
+    back = h.clock.now() + 3 * DAY
+    await desk.begin(events.HERE, events.ADMIN, "Cup", admin=True)
+    await h.settle()
+    [game] = await live_games(h)
+    assert game.phase == "setup" and game.due_at is not None and game.remind_at is not None
+    assert game.due_at == back + DAY  # the turn's day after the return
+    assert game.remind_at > back

@@ -42,6 +42,14 @@ class TimeOff:
         user = caller.user
         if back:
             return _answer(await self.service.back(guild, user), caller)
+        if days is not None and until is not None:
+            raise Unusable(
+                _(
+                    "Say for how long in one way: `{days}:` or `{until}:`, not both.",
+                    days=option("days"),
+                    until=option("until"),
+                )
+            )
         if days is None and until is None:
             if start is not None:
                 raise Unusable(

@@ -87,13 +87,16 @@ async def auto_away(ctx: Context, table: Table) -> bool:
     recent = await ctx.store.aways(hosted.guild_id, [user], due - LOOK_BACK)
     if await _had_its_day(ctx, table, recent, due):
         return False
-    given = any(a.automatic and abs(a.starts_at - due) < 1 for a in recent)
-    if not given:  # (given: written before a crash, the deadline not yet moved)
+    given = [a for a in recent if a.automatic and abs(a.starts_at - due) < 1]
+    if given:  # written before a crash, the deadline not yet moved
+        day = given[0]
+    else:
         left, allowed = await days_left(ctx, hosted.guild_id, user, due)
         if left < 1:
             return False
-        day = after_days(due, 1, player.zone)  # a day of theirs
-        await ctx.store.add_away(Away(hosted.guild_id, user, due, day, automatic=True))
+        until = after_days(due, 1, player.zone)  # a day of theirs
+        day = Away(hosted.guild_id, user, due, until, automatic=True)
+        await ctx.store.add_away(day)
     left, allowed = await days_left(ctx, hosted.guild_id, user, due)
     ends = run_until(due, 0.0, await stops_of(ctx.store, table.terms, hosted, side, due))
     moved = replace(hosted, due_at=ends)
@@ -124,6 +127,7 @@ async def auto_away(ctx: Context, table: Table) -> bool:
         )
         mail.private(user, said, language=language)
     await ctx.update(table, moved, mail)
+    ctx.given.append((day, hosted.id))  # the player's other matches stand still too
     return True
 
 

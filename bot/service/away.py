@@ -7,6 +7,7 @@ Each of their matches there is told, with a timestamp of their return."""
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeAlias
@@ -16,7 +17,7 @@ from rules import Side
 from storage import Away, Hosted, Post, Store
 
 from . import absence
-from .context import Mail
+from .context import Context, Mail
 from .errors import Refused
 from .host import Host
 from .models import Reply, User, is_robot
@@ -26,6 +27,7 @@ from .stops import run_until, running_between, stops_by_side
 from .table import Table
 from .texts import moment
 
+log = logging.getLogger(__name__)
 LONGEST_WAIT = 365 * absence.DAY  # an away may be planned up to a year ahead
 # What a match is told of a player's change of away days: the match, their side, the
 # match as it will be saved, the time now.
@@ -38,9 +40,16 @@ class Change:
 
     away: Away
     ends_at: float | None = None  # None: added
+    stored: bool = False  # added already (an automatic day, written at its deadline)
+
+    def before(self, aways: Sequence[Away]) -> list[Away]:
+        """The player's times away as read (``aways``) as they were before the change."""
+        return [a for a in aways if a != self.away] if self.stored else list(aways)
 
     def applied(self, aways: Sequence[Away]) -> list[Away]:
-        """The player's times away read before the change (``aways``) as they are after it."""
+        """The player's times away as read (``aways``) as they are after the change."""
+        if self.stored:
+            return list(aways)
         kept = [a for a in aways if a != self.away]
         if self.ends_at is None:
             return [*kept, self.away]
@@ -52,6 +61,8 @@ class Change:
         self, store: Store, moved: Sequence[tuple[Hosted, Sequence[Post]]]
     ) -> list[Hosted]:
         """The change, with the matches it moves, in one transaction; those as saved."""
+        if self.stored:
+            return await store.move_clocks(moved)
         if self.ends_at is None:
             return await store.add_away(self.away, moved)
         return await store.end_away(self.away, self.ends_at, moved)
@@ -91,29 +102,19 @@ class Absences(Host):
         taken = await ctx.store.aways(guild_id, [user.id], now)
         for other in taken:
             if other.starts_at < away.ends_at and away.starts_at < other.ends_at:
-                raise Refused(
-                    _(
-                        "You are already away from {start} until {end}. Come back first with "
-                        "{command}, or choose other days.",
-                        start=moment(other.starts_at, now, localized=True),
-                        end=moment(other.ends_at, now, localized=True),
-                        command=ctx.cmd("away back:True", localized=True),
-                    )
-                )
+                raise Refused(_overlap_words(ctx, other, now))
         await ctx.store.save_player(user.id, user.name)
-        told = await self._reclock(guild_id, user.id, Change(away), _away_words(away))
+        told, runs_on = await self._reclock(guild_id, user.id, Change(away), _away_words(away))
         return Reply(
-            _(
-                "You are away from {start} until {end} ({days}; {left} of {allowed} left this "
-                "year). Your clocks stand still then; {told}. Come back early with the button "
-                "or {command}: the days not begun are given back.",
-                start=moment(away.starts_at, now, localized=True),
-                end=moment(away.ends_at, now, localized=True),
-                days=ngettext("{n} day", "{n} days", days),
-                left=left - days,
-                allowed=allowed,
-                told=ngettext("{n} match was told", "{n} matches were told", told),
-                command=ctx.cmd("away back:True", localized=True),
+            _taken_words(
+                ctx,
+                away,
+                now,
+                ngettext("{n} day", "{n} days", days),
+                left - days,
+                allowed,
+                told,
+                runs_on,
             ),
             buttons=("back",),
         )
@@ -187,23 +188,49 @@ class Absences(Host):
             lines = [_("This server gives no away days (its admins set none).")]
         return Reply("\n".join(lines), buttons=("back",) if taken else ())
 
-    async def _reclock(self, guild_id: int, user_id: int, change: Change, words: Words) -> int:
+    async def _days_given(self) -> None:
+        """Each automatic away day just given (``absence.auto_away``, ``Context.given``)
+        stops the player's clocks in their other matches in the server too, as any time
+        away does: their deadlines move, and each is told. A failure is logged: the day
+        itself is stored, and the turn it saved moved."""
+        while self._ctx.given:
+            day, saved = self._ctx.given.pop(0)
+            change = Change(day, stored=True)
+            try:
+                await self._reclock(day.guild_id, day.user_id, change, _away_words(day), saved)
+            except Exception:
+                log.exception("moving the clocks of user %d's automatic day failed", day.user_id)
+
+    async def _reclock(
+        self,
+        guild_id: int,
+        user_id: int,
+        change: Change,
+        words: Words,
+        besides: int | None = None,
+    ) -> tuple[int, int]:
         """Save ``change`` of ``user_id``'s away days with what it does to their matches in
         the server, in one transaction (a crash never leaves away days stored whose clocks
         still run): each running turn of theirs gets its deadline anew (``_moved``), and
         each of their matches there is told, in the server's language. The matches are
-        held (their locks) from the read to the save. Returns how many were told."""
+        held (their locks) from the read to the save; the hosted match ``besides`` is left
+        as it is (an automatic day's own, told already). Returns how many were told, and how
+        many of their matches there keep their clocks running (they have no away days)."""
         ctx = self._ctx
         language = await ctx.server_language(guild_id)
         async with contextlib.AsyncExitStack() as held:
             tables = await self._held(guild_id, user_id, held)
-            aways = change.applied(await ctx.store.aways(guild_id, [user_id], ctx.now()))
+            read = await ctx.store.aways(guild_id, [user_id], ctx.now())
+            before, after = change.before(read), change.applied(read)
             moved: list[tuple[Table, Hosted, Mail]] = []
+            runs_on = 0
             for table in tables:
                 side = table.hosted.side_of(user_id)
-                if side is None or not table.terms.away_days:
-                    continue  # (a match without away days: its clock runs on, untold)
-                changed = await self._moved(table, user_id, aways)
+                if side is not None and not table.terms.away_days:
+                    runs_on += 1  # (a match without away days: its clock runs on, untold)
+                if side is None or not table.terms.away_days or table.hosted.id == besides:
+                    continue
+                changed = await self._moved(table, user_id, before, after)
                 mail = Mail(table.channel_id)
                 other = changed.player(side.other)
                 with speaking(language):
@@ -215,7 +242,7 @@ class Absences(Host):
             for (table, _, mail), hosted in zip(moved, saved, strict=True):
                 ctx.committed(table, hosted, mail.posts)
                 self._settle(table)
-        return len(moved)
+        return len(moved), runs_on
 
     async def _held(
         self, guild_id: int, user_id: int, held: contextlib.AsyncExitStack
@@ -231,20 +258,21 @@ class Absences(Host):
                 tables.append(table)
         return tables
 
-    async def _moved(self, table: Table, user_id: int, aways: Sequence[Away]) -> Hosted:
+    async def _moved(
+        self, table: Table, user_id: int, before: Sequence[Away], after: Sequence[Away]
+    ) -> Hosted:
         """The match with the running turn of ``user_id`` (if it is theirs) given its new
-        deadline: what was left of it, run outside their stops as they were, now runs
-        outside their stops with ``aways``, their times away after the change."""
+        deadline: what was left of it, run outside their stops with ``before``, their
+        times away before the change, now runs outside their stops with ``after``."""
         hosted = table.hosted
         if not _their_turn(table, user_id):
             return hosted
         ctx, side = self._ctx, table.game.side
         now = ctx.now()
-        left = running_between(
-            now, hosted.due_at or now, await ctx.stops(table.terms, hosted, side)
-        )
-        after = await stops_by_side(ctx.store, table.terms, hosted, (side,), now, aways)
-        moved = replace(hosted, due_at=run_until(now, left, after[side]))
+        was = await stops_by_side(ctx.store, table.terms, hosted, (side,), now, before)
+        left = running_between(now, hosted.due_at or now, was[side])
+        stops = await stops_by_side(ctx.store, table.terms, hosted, (side,), now, after)
+        moved = replace(hosted, due_at=run_until(now, left, stops[side]))
         remind = await ctx.next_reminder(table.terms, moved, side, now)
         return replace(moved, remind_at=remind)
 
@@ -256,6 +284,69 @@ class Absences(Host):
             and hosted.phase == PLAYING
             and user_id in (hosted.challenger_id, hosted.opposition_id)
         ]
+
+
+def _taken_words(
+    ctx: Context,
+    away: Away,
+    now: float,
+    days: str,
+    left: int,
+    allowed: int,
+    told: int,
+    runs_on: int,
+) -> str:
+    """The answer to days away taken: when, what is left, how many matches were told, and
+    the matches whose clocks run on meanwhile (``runs_on``: a tournament's without away
+    days), so that the player does not leave trusting every clock to stand still."""
+    said = dict(
+        start=moment(away.starts_at, now, localized=True),
+        end=moment(away.ends_at, now, localized=True),
+        days=days,
+        left=left,
+        allowed=allowed,
+        told=ngettext("{n} match was told", "{n} matches were told", told),
+        command=ctx.cmd("away back:True", localized=True),
+    )
+    if runs_on:
+        return ngettext(
+            "You are away from {start} until {end} ({days}; {left} of {allowed} left this "
+            "year). {n} match of yours here keeps its clock running then (a tournament's "
+            "choice: play it meanwhile); your other clocks stand still, and {told}. Come back "
+            "early with the button or {command}: the days not begun are given back.",
+            "You are away from {start} until {end} ({days}; {left} of {allowed} left this "
+            "year). {n} matches of yours here keep their clocks running then (a tournament's "
+            "choice: play them meanwhile); your other clocks stand still, and {told}. Come "
+            "back early with the button or {command}: the days not begun are given back.",
+            runs_on,
+            **said,
+        )
+    return _(
+        "You are away from {start} until {end} ({days}; {left} of {allowed} left this "
+        "year). Your clocks stand still then; {told}. Come back early with the button "
+        "or {command}: the days not begun are given back.",
+        **said,
+    )
+
+
+def _overlap_words(ctx: Context, other: Away, now: float) -> str:
+    """Why days away that overlap ``other`` are refused, and what to do: come back first,
+    or, ``other`` being an automatic day (not ended early), take days after it."""
+    if other.automatic:
+        return _(
+            "You are already away until {end}: that away day was given automatically, to "
+            "save a turn that reached its deadline, and it is not ended early. Take days that "
+            "begin after it ({command}).",
+            end=moment(other.ends_at, now, localized=True),
+            command=ctx.cmd("away start:", localized=True),
+        )
+    return _(
+        "You are already away from {start} until {end}. Come back first with {command}, or "
+        "choose other days.",
+        start=moment(other.starts_at, now, localized=True),
+        end=moment(other.ends_at, now, localized=True),
+        command=ctx.cmd("away back:True", localized=True),
+    )
 
 
 def _not_away_words(command: str, automatic: list[Away], now: float) -> str:

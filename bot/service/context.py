@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 
 from bot.i18n import SOURCE, current, speaking
 from rules import GameView, Side
-from storage import Hosted, Post, SetupChoice, Store, TurnStart
+from storage import Away, Hosted, Post, SetupChoice, Store, TurnStart
 
 from . import timing
 from .languages import KeptLanguages
@@ -20,7 +20,7 @@ from .offload import Offload
 from .outbox import encode_buttons
 from .phases import ENDED
 from .ports import Attachment, Clock, Pointing, Renderer, Status
-from .stops import Interval, away_users, stops_by_side, stops_of
+from .stops import Interval, away_users, merged, run_until, stops_by_side, stops_of
 from .table import Table
 from .terms import Settings, Terms
 
@@ -105,6 +105,9 @@ class Context:
     languages: KeptLanguages  # the players' and servers' languages, kept (``Records``'s too)
     touched: Callable[[int], None] = lambda hosted_id: None  # a hosted match's state was saved
     ended: list[Hosted] = field(default_factory=list)  # ended, not yet told to on_ended's listeners
+    # automatic away days given at a deadline (with the hosted match whose turn it saved),
+    # whose player's other matches have yet to stand still through them (``Absences``)
+    given: list[tuple[Away, int]] = field(default_factory=list)
 
     def now(self) -> float:
         return self.clock.now()
@@ -229,6 +232,17 @@ class Context:
         wants = await notify_of(self.store, user, hosted.guild_id)
         return self._reminder(wants, terms, hosted, side, after)
 
+    async def wants_reminder(self, terms: Terms, hosted: Hosted, side: Side, now: float) -> bool:
+        """Whether ``side``'s player, as they want reminders now, wants the one of their
+        running turn that is due (``hosted.remind_at``, scheduled from their choice when
+        the turn began): one they have turned off or moved since is not sent."""
+        scheduled = hosted.remind_at
+        if scheduled is None or hosted.due_at is None:
+            return False
+        wants = await notify_of(self.store, hosted.player(side), hosted.guild_id)
+        times = wants.reminders(hosted.due_at, timing.turn_time(terms, hosted, side))
+        return any(scheduled - 1 <= when <= now for when in times)
+
     @staticmethod
     def _reminder(
         wants: Notify, terms: Terms, hosted: Hosted, side: Side, after: float
@@ -244,13 +258,18 @@ class Context:
         """When ``side``'s clock stands still from now on."""
         return await stops_of(self.store, terms, hosted, side, self.now())
 
-    def new_clock(self, hosted: Hosted, seconds: float) -> Hosted:
-        """A deadline ``seconds`` from now, with its reminder."""
-        now = self.now()
+    async def setup_clock(self, terms: Terms, hosted: Hosted) -> Hosted:
+        """The setup's deadline, a turn's time from now, with its reminder: that time runs
+        while neither player's clock stands still (their time away where the match's away
+        days apply, their weekends off), so that a player away is not called off (in a
+        tournament: scored a forfeit) before they are back."""
+        now, seconds = self.now(), terms.turn_seconds
+        found = await stops_by_side(self.store, terms, hosted, tuple(Side), now)
+        stops = merged([*found[Side.CHALLENGER], *found[Side.OPPOSITION]])
         return replace(
             hosted,
-            due_at=now + seconds,
-            remind_at=now + self.settings.remind_at * seconds,
+            due_at=run_until(now, seconds, stops),
+            remind_at=run_until(now, self.settings.remind_at * seconds, stops),
             paused_left=None,
         )
 
@@ -263,11 +282,17 @@ class Context:
         *,
         choice: tuple[Side, SetupChoice] | None = None,
         drop_choices: bool = False,
+        unlook: Side | None = None,
     ) -> None:
+        """Save the hosted match's new state with its posts, a player's setup choice (or
+        all of them gone) and, for ``unlook``, that side's look at its board forgotten: its
+        turn's clock started again, and the new deadline reminds them."""
         posts = mail.posts if mail else []
         saved = await self.store.hosting.update(
-            hosted, posts, choice=choice, drop_choices=drop_choices
+            hosted, posts, choice=choice, drop_choices=drop_choices, unlook=unlook
         )
+        if unlook is not None:
+            table.looked.pop(hosted.player(unlook), None)
         self.committed(table, saved, posts)
 
     async def close_unloaded(self, table: Table, hosted: Hosted, mail: Mail, close: str) -> None:

@@ -126,7 +126,7 @@ async def _missed_move(ctx: Context, table: Table, hosted: Hosted) -> None:
         mail.public(
             f"{said}\n{to_act}", mentions=(hosted.player(side),), notice=TURN, language=language
         )
-    await ctx.update(table, hosted, mail)
+    await ctx.update(table, hosted, mail, unlook=side)  # a look before says nothing of it
 
 
 async def _forfeit(

@@ -151,6 +151,7 @@ class Host:
                     raise
                 else:
                     await hosting.let_go(hosted.id)
+            await self._days_given()
             await self._announce_endings()
 
     async def _fire(self, table: Table, now: float) -> None:
@@ -167,6 +168,12 @@ class Host:
             await deadlines.deadline(ctx, table)
         elif hosted.phase == PLAYING and remind:
             await reminders.reminder(ctx, table)
+
+    async def _days_given(self) -> None:
+        """Outside the match's lock, after a deadline that gave an automatic away day
+        (``Context.given``): the player's other matches in the server stand still through
+        it too (``Absences``, which takes their locks)."""
+        raise NotImplementedError
 
     async def deliver(self) -> int:
         """Deliver what is due in the outbox; returns how many messages went."""

@@ -203,12 +203,13 @@ async def accept(ctx: Context, table: Table, user: User) -> Reply:
         issuer_side = Side.OPPOSITION
     players = {issuer_side: hosted.issuer_id, issuer_side.other: user.id}
     changed = replace(
-        ctx.new_clock(hosted, table.terms.turn_seconds),
+        hosted,
         phase=SETUP,
         invitee_id=user.id,
         challenger_id=players[Side.CHALLENGER],
         opposition_id=players[Side.OPPOSITION],
     )
+    changed = await ctx.setup_clock(table.terms, changed)  # (the players' time away known)
     staged = Table(changed, table.terms, table.names)
     drawn, setup = table.terms.roles == "random", asks_setup(table.terms)
     # the posts' lead, worded in each reader's language where it is shown
@@ -376,7 +377,7 @@ async def open_agreed(
         challenger_id=challenger.id,
         opposition_id=opposition.id,
     )
-    new = ctx.new_clock(new, terms.turn_seconds)
+    new = await ctx.setup_clock(terms, new)
     names = {challenger.id: challenger.name, opposition.id: opposition.name}
     setup = asks_setup(terms)
     mail = (

@@ -92,6 +92,11 @@ class Notify:
         value = self["digest"]
         return None if value == OFF else int(value)
 
+    @property
+    def any_reminder(self) -> bool:
+        """Whether the player wants reminders at all (the setup's comes at its own time)."""
+        return self["reminders"] != "none"
+
     def reminders(self, due: float, seconds: float) -> list[float]:
         """When to remind the player of a turn of ``seconds`` due at ``due``."""
         value = self["reminders"]

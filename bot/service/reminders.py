@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.i18n import _, ngettext, speaking, word
+from bot.i18n import _, speaking, word
 from rules import Side
 
 from .context import Context, Mail
@@ -33,12 +33,15 @@ async def has_looked(ctx: Context, table: Table, side: Side) -> bool:
 
 
 async def reminder(ctx: Context, table: Table) -> None:
-    """A reminder the player to act wants now (``notify``), unless they acted (staged an
-    action) or looked at their board since their turn began; then the next one's time."""
+    """A reminder the player to act wants now (``notify``, read again: they may have
+    changed their choice since it was scheduled), unless they acted (staged an action) or
+    looked at their board since their turn began; then the next one's time."""
     hosted, game = table.hosted, table.game
     side = game.side
-    nxt = await ctx.next_reminder(table.terms, hosted, side, ctx.now())
-    if game.staged() or await has_looked(ctx, table, side):
+    now = ctx.now()
+    nxt = await ctx.next_reminder(table.terms, hosted, side, now)
+    wanted = await ctx.wants_reminder(table.terms, hosted, side, now)
+    if not wanted or game.staged() or await has_looked(ctx, table, side):
         await ctx.update(table, replace(hosted, remind_at=nxt))
         return
     user = hosted.player(side)
@@ -48,7 +51,7 @@ async def reminder(ctx: Context, table: Table) -> None:
         mail.private(
             user,
             said,
-            buttons=("away",),
+            buttons=("away",) if table.terms.away_days else (),
             turn=table.turn,
             back=table.rewinds,
             notice=REMINDER,
@@ -71,12 +74,8 @@ def _reminder_text(ctx: Context, table: Table, side: Side) -> str:
             moment=moment(due, now, localized=True),
         )
     else:
-        first = ngettext(
-            "Reminder: your turn against {player} ends in {time} ({moment}); {n} action staged "
-            "so far.",
-            "Reminder: your turn against {player} ends in {time} ({moment}); {n} actions staged "
-            "so far.",
-            len(table.game.staged()),
+        first = _(  # (sent only while nothing is staged: no count of staged actions)
+            "Reminder: your turn against {player} ends in {time} ({moment}).",
             player=table.who(side.other),
             time=duration(due - now, localized=True),
             moment=moment(due, now, localized=True),
@@ -92,10 +91,11 @@ def _reminder_text(ctx: Context, table: Table, side: Side) -> str:
                 limit=limit,
             )
         )
-    lines.append(
-        _(
-            "Away from your games? Press Away for a day, or take away days with {command}.",
-            command=ctx.cmd("away", localized=True),
+    if table.terms.away_days:  # (else time away does not stop this match's clock)
+        lines.append(
+            _(
+                "Away from your games? Press Away for a day, or take away days with {command}.",
+                command=ctx.cmd("away", localized=True),
+            )
         )
-    )
     return " ".join(lines)

@@ -20,6 +20,7 @@ from .context import Context, Mail, soonest
 from .endings import ended
 from .errors import Refused
 from .models import Reply, User
+from .notify import notify_of
 from .phases import LAPSED, PLAYING
 from .table import Table, player_side
 from .terms import Terms
@@ -231,17 +232,21 @@ async def setup_reminder(ctx: Context, table: Table) -> None:
     hosted = table.hosted
     mail = Mail(table.channel_id)
     for side in Side:
-        if side.letter not in hosted.ready:
-            with speaking(await ctx.player_language(hosted.player(side))) as language:
-                text = _(
-                    "Reminder: choose your setup for the match against {other} within {left}, "
-                    "or the match is called off: with the buttons or menus of the message that "
-                    "asked for it, or with {command}.",
-                    other=table.who(side.other),
-                    left=duration((hosted.due_at or ctx.now()) - ctx.now(), localized=True),
-                    command=ctx.cmd("setup", localized=True),
-                )
-            mail.private(hosted.player(side), text, language=language)
+        user = hosted.player(side)
+        if side.letter in hosted.ready:
+            continue
+        if not (await notify_of(ctx.store, user, hosted.guild_id)).any_reminder:
+            continue  # they chose no reminders (``/tora settings``)
+        with speaking(await ctx.player_language(user)) as language:
+            text = _(
+                "Reminder: choose your setup for the match against {other} within {left}, "
+                "or the match is called off: with the buttons or menus of the message that "
+                "asked for it, or with {command}.",
+                other=table.who(side.other),
+                left=duration((hosted.due_at or ctx.now()) - ctx.now(), localized=True),
+                command=ctx.cmd("setup", localized=True),
+            )
+        mail.private(user, text, language=language)
     await ctx.update(table, replace(hosted, remind_at=None), mail)
 
 

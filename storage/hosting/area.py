@@ -54,15 +54,19 @@ class Hosting:
         *,
         choice: tuple[Side, SetupChoice] | None = None,
         drop_choices: bool = False,
+        unlook: Side | None = None,
     ) -> Hosted:
         """Write a hosted match read at ``changed.version`` (StaleHosted otherwise), with a
-        player's private setup choice or the removal of all of them, and its posts."""
+        player's private setup choice or the removal of all of them, the look of ``unlook``
+        gone (``drafts.drop_look``), and its posts."""
 
         def job(conn: Connection) -> Hosted:
             if choice is not None:
                 hosting.put_setup_choice(conn, changed.id, *choice)
             if drop_choices:
                 hosting.drop_setup_choices(conn, changed.id)
+            if unlook is not None:
+                drafts.drop_look(conn, changed.id, unlook)
             return update_with_posts(conn, changed, posts)
 
         return await self._writer.run(job)

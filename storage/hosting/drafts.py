@@ -43,6 +43,14 @@ def put_look(conn: Connection, hosted_id: int, side: Side, turn: int) -> None:
     )
 
 
+def drop_look(conn: Connection, hosted_id: int, side: Side) -> None:
+    """``side``'s look is of a turn whose clock started again (a missed turn in a game that
+    cannot pass one keeps its number): it says nothing of the new deadline."""
+    conn.execute(
+        "DELETE FROM board_looks WHERE hosted_id = ? AND side = ?", (hosted_id, side.letter)
+    )
+
+
 def forget_game(conn: Connection, hosted_id: int) -> None:
     """Both players' drafts and looks go: a takeback (or a reset) brings back turn numbers
     they drafted and looked at in a game that is no longer the one played."""
