@@ -446,6 +446,27 @@ async def test_the_ai_plays_whoever_an_odd_round_leaves_over_where_allowed(h: Ha
     assert {s.player_id for s in standings_of(snap)} == {1, 2, 3}  # the AI is not ranked
 
 
+async def test_the_ai_in_a_double_round_robin_moves_first_in_one_of_each_players_games(
+    h: Harness,
+) -> None:
+    """E11: the AI takes the Berger table's ghost's seat, so each player meets it once with
+    each colour (it used to be seated second on every board, both cycles alike)."""
+    desk = await desk_of(h)
+    await create(desk, "Club", "torii", "double-round-robin", ai_fill="easy")
+    for n in (1, 2, 3):
+        await desk.join(HERE, user(n), "Club")
+    await desk.begin(HERE, ADMIN, "Club", admin=True)
+    await h.settle()
+    ai = AI_IDS["easy"]
+    pairings = (await snapshot(h, "Club")).pairings
+    against_ai = [p for p in pairings if ai in (p.first_id, p.second_id)]
+    for n in (1, 2, 3):
+        mine = [p for p in against_ai if n in (p.first_id, p.second_id)]
+        assert sorted(p.first_id == n for p in mine) == [False, True], mine
+    assert all(p.hosted_id is not None for p in against_ai)  # opened with the AI first too
+    assert any("the AI (easy) v p" in t for t in h.delivery.texts(HERE.channel_id))
+
+
 async def test_an_event_starts_at_its_set_time_and_entries_close_on_theirs(h: Harness) -> None:
     desk = await desk_of(h)
     hour = 3600.0

@@ -75,11 +75,11 @@ def round_opened(
         ]
         if round_.bye is not None and event.ai_fill is not None:
             board = len(boards) + 1
-            ai = _(
-                "{player} v the AI ({level})",
-                player=name_of(names, round_.bye),
-                level=event.ai_fill,
-            )
+            fields = {"player": name_of(names, round_.bye), "level": event.ai_fill}
+            if round_.bye_first:
+                ai = _("{player} v the AI ({level})", **fields)
+            else:
+                ai = _("the AI ({level}) v {player}", **fields)
             boards.append(f"{board}. {ai}")
         elif round_.bye is not None:
             boards.append(_("bye: {player}", player=name_of(names, round_.bye)))

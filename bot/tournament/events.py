@@ -160,7 +160,9 @@ def write_rounds(tx: EventTx, event_id: int, paired: Paired, deadline: float | N
             tx.add_pairing(event_id, number, board, pair.first, pair.second)
         last = len(round_.boards) + 1
         if round_.bye is not None and event.ai_fill in AI_IDS:  # the AI fills the odd slot
-            tx.add_pairing(event_id, number, last, round_.bye, AI_IDS[event.ai_fill])
+            ai = AI_IDS[event.ai_fill]
+            first, second = (round_.bye, ai) if round_.bye_first else (ai, round_.bye)
+            tx.add_pairing(event_id, number, last, first, second)
         elif round_.bye is not None:
             tx.decide(tx.add_pairing(event_id, number, last, round_.bye, None), BYE, BYE)
     tx.set_round(event_id, number, deadline)
