@@ -84,6 +84,15 @@ async def test_a_swiss_pairs_each_round_once_the_last_is_decided_with_a_bye(h: H
     assert any("is over: p1 won it" in t for t in h.delivery.texts(HERE.channel_id))
 
 
+async def test_an_events_announcement_names_the_register_command(h: Harness) -> None:
+    """It told players to join with `/tora-tournament join`, a command that does not exist."""
+    desk = await desk_of(h)
+    reply = await desk.create(
+        HERE, ADMIN, EventSpec("Club", "torishogi", "round-robin", {}), admin=True
+    )
+    assert "Join with `/tora-tournament register`;" in reply.text, reply.text
+
+
 async def test_a_swiss_seeds_equal_ratings_by_entry_order(h: Harness) -> None:
     """E9: seeds are the ladder rating, ties by entry order. Six unrated players (1500 each)
     enter in the order 30, 10, 20, 40, 60, 50: seeds 1-6 in that order, so round 1 pairs 1-4

@@ -143,7 +143,7 @@ class EventDesk(Desk[EventFlow]):
 
         event = await self._store.events.transact(work, now)
         with speaking(await self.flow.language(place.guild_id)):  # the event's announcement
-            text = texts.created(event, self._cmd("join"), self._cmd("start"))
+            text = texts.created(event, self._cmd("register"), self._cmd("start"))
         return Reply(text, private=False)
 
     async def join(self, place: Place, user: User, name: str) -> Reply:
