@@ -24,7 +24,8 @@ from event_helpers import (
     user,
 )
 
-from bot.service import Place, Refused, Settings, User
+from bot.ladder.results import Results
+from bot.service import Place, Refused, Settings, Terms, User
 from bot.service.errors import NotAllowed
 from bot.service.models import AI_IDS
 from bot.service.testing import Harness
@@ -108,6 +109,30 @@ async def test_a_swiss_seeds_equal_ratings_by_entry_order(h: Harness) -> None:
     snap = await snapshot(h, "Open")
     pairs = {frozenset((p.first_id, p.second_id)) for p in snap.pairings if p.round == 1}
     assert pairs == {frozenset((30, 40)), frozenset((10, 60)), frozenset((20, 50))}
+
+
+async def test_e9_a_seed_after_the_ladders_season_closed_is_its_final_rating(
+    h: Harness,
+) -> None:
+    """E9: p1 won three rated ToriShogi matches, then an admin closed the ladder's season.
+    p1's seed was 1500, read from the new season alone (empty); it is the closed season's
+    final rating, until p1 plays in the open one."""
+    for n in (1, 2, 3):
+        here = Place(GUILD, 500 + n)
+        await h.service.challenge(here, user(1), user(2), Terms(game="torishogi", rated=True))
+        await h.service.accept(here, user(2))
+        await h.service.resign(here, user(2))
+        await h.settle()
+    [season] = await h.store.ladders.seasons(GUILD, "torishogi")
+    [top] = [s for s in await h.store.ladders.standings(season.key) if s.player_id == 1]
+    assert top.rating > 1600
+    await Results(h.store, h.clock.now).close_season(GUILD, "torishogi", ADMIN.id)
+    desk = await desk_of(h)
+    await create(desk, "Open", "torishogi", "swiss", rounds=3)
+    await desk.join(HERE, user(1), "Open")
+    await desk.join(HERE, user(3), "Open")  # never rated: 1500
+    seeds = {e.player_id: e.rating for e in (await snapshot(h, "Open")).entries}
+    assert seeds == {1: round(top.rating), 3: 1500}
 
 
 async def test_late_entry_and_withdrawal_take_effect_between_rounds(h: Harness) -> None:

@@ -478,17 +478,17 @@ class EventDesk(Desk[EventFlow]):
         return await self._store.events.named(guild_id, " ".join(name.split())[:80]) is not None
 
     async def _rating(self, event: EventRow, player_id: int) -> int:
-        """A player's seed: their rating on the game's ladder (its latest season), else the
-        ladder's starting rating."""
+        """A player's seed (E9): their rating on the game's ladder in the latest season
+        they have one in (a closed season's final rating until they play in the open one,
+        as their profile shows it), else the ladder's starting rating."""
         try:
             ladder = ladder_of(event.game, json.loads(event.options))
         except ValueError:
             return START_RATING
         seasons = await self._store.ladders.seasons(event.guild_id, ladder.id)
-        if not seasons:
-            return START_RATING
-        key: LadderKey = seasons[-1].key
-        for standing in await self._store.ladders.standings(key):
-            if standing.player_id == player_id:
-                return round(standing.rating)
+        for season in reversed(seasons):
+            key: LadderKey = season.key
+            for standing in await self._store.ladders.standings(key):
+                if standing.player_id == player_id:
+                    return round(standing.rating)
         return START_RATING
