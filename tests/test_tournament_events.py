@@ -691,6 +691,29 @@ async def test_a_round_robin_reads_as_the_round_being_played_not_its_last(h: Har
     assert "round 2 of 3" in standings_table(snap, names).title
 
 
+async def test_an_event_not_started_reads_as_before_its_first_round_not_round_0(
+    h: Harness,
+) -> None:
+    """E1: before its start a round robin of three has no current round. /pairings said
+    "has no round 0 paired" and the standings picture "round 0 of 1" (its three rounds are
+    counted at the start); they say it has not started."""
+    from bot.tournament.event_tables import standings_table
+
+    desk = await desk_of(h)
+    await create(desk, "Club", "torishogi", "round-robin")
+    for n in (1, 2, 3):
+        await desk.join(HERE, user(n), "Club")
+    text = (await desk.pairings(HERE, "Club")).text
+    assert "has not started yet: its first round is paired when it starts" in text, text
+    assert "round 0" not in (await desk.pairings(HERE, "Club", 2)).text
+    snap = await snapshot(h, "Club")
+    title = standings_table(snap, await h.store.events.names([1, 2, 3])).title
+    assert title == "Club - ToriShogi round robin, before its first round", title
+    await desk.cancel(HERE, ADMIN, "Club", admin=True)
+    text = (await desk.pairings(HERE, "Club")).text
+    assert "is over, and no round of it was ever paired" in text, text
+
+
 @pytest.mark.parametrize("paired", ["the first round", "the second round"])
 async def test_a_late_entry_made_while_a_round_is_paired_plays_in_it(
     h: Harness, monkeypatch: pytest.MonkeyPatch, paired: str
@@ -1062,7 +1085,8 @@ async def test_a_round_too_long_for_one_post_says_how_many_boards_are_left_out(
         PairingRow(b, 1, b, 2 * b - 1, 2 * b, 1000 + b, None, None, None, None)
         for b in range(1, count + 1)
     )
-    listed = pairings_text(replace(snap, pairings=rows), names, 1)
+    running = replace(snap.event, status="running", round=1)
+    listed = pairings_text(replace(snap, event=running, pairings=rows), names, 1)
     boards = tuple(Board(2 * b - 1, 2 * b) for b in range(1, count + 1))
     posted = round_opened(snap.event, 0, (PairedRound(boards, None),), None, 0.0, names)
     for text in (listed, posted):
