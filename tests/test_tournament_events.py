@@ -28,6 +28,7 @@ from bot.ladder.results import Results
 from bot.service import Place, Refused, Settings, Terms, User
 from bot.service.errors import NotAllowed
 from bot.service.models import AI_IDS
+from bot.service.ports import Stamp
 from bot.service.testing import Harness
 from bot.tournament import event_flow
 from bot.tournament.event_desk import EventDesk
@@ -499,6 +500,27 @@ async def test_the_ai_in_a_double_round_robin_moves_first_in_one_of_each_players
         assert sorted(p.first_id == n for p in mine) == [False, True], mine
     assert all(p.hosted_id is not None for p in against_ai)  # opened with the AI first too
     assert any("the AI (easy) v p" in t for t in h.delivery.texts(HERE.channel_id))
+
+
+async def test_an_event_games_end_post_offers_no_rematch(h: Harness) -> None:
+    """A rated Swiss game's end post offered a Rematch: accepted, a rated match of the same
+    terms outside the event (its next round is the event's to pair). It offers none, and a
+    rematch of it (an old button, a forged press) is refused."""
+    desk = await desk_of(h)
+    await create(desk, "Open", "torishogi", "swiss", rounds=2, rated=True)
+    for n in (1, 2, 3, 4):
+        await desk.join(HERE, user(n), "Open")
+    await desk.begin(HERE, ADMIN, "Open", admin=True)
+    await h.settle()
+    row = (await snapshot(h, "Open")).pairings[0]
+    hosted = await h.store.hosting.get(row.hosted_id)
+    place = Place(GUILD, hosted.channel_id)
+    await h.service.resign(place, user(row.second_id))
+    await h.settle()
+    [end] = [m for m in h.delivery.channel(hosted.channel_id) if "The full record" in m.text]
+    assert "rematch" not in end.text and (end.buttons is None or not end.buttons.verbs)
+    with pytest.raises(Refused, match="a tournament's game: the tournament pairs the next"):
+        await h.service.rematch(place, user(row.first_id), Stamp(hosted.id, hosted.turn))
 
 
 async def test_an_event_starts_at_its_set_time_and_entries_close_on_theirs(h: Harness) -> None:

@@ -91,6 +91,12 @@ class Terms:
     def title(self) -> str:
         return self.kind.title
 
+    @property
+    def competition(self) -> bool:
+        """A tournament's or event's game (those are the ones ``lapse_scored``): its
+        competition pairs what the players play next, so its end offers no rematch."""
+        return self.lapse_scored
+
     @cached_property
     def checked(self) -> dict[str, Any]:
         """The game's options made complete and checked (Refused says what is wrong)."""
