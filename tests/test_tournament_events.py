@@ -95,6 +95,24 @@ async def test_an_events_announcement_names_the_register_command(h: Harness) -> 
     assert "Join with `/tora-tournament register`;" in reply.text, reply.text
 
 
+async def test_an_events_announcement_and_list_line_name_its_games_options(h: Harness) -> None:
+    """A Torii Swiss without powers was announced and listed as "**Cup** (Torii Swiss)":
+    nothing said its games are played without the Spirits' powers (nor, for TORA, the
+    board or Assassins), though a player decides on that whether to enter."""
+    desk = await desk_of(h)
+    reply = await desk.create(
+        HERE, ADMIN, EventSpec("Cup", "torii", "swiss", {"powers": False}), admin=True
+    )
+    assert reply.text.startswith("**Cup** (Torii Swiss, without powers) is open"), reply.text
+    listed = await desk.described((await snapshot(h, "Cup")).event)
+    assert listed.startswith("**Cup** (Torii Swiss, without powers): 0 players"), listed
+    spec = EventSpec("Long", "tora", "round-robin", {"board": "long", "assassins": True})
+    reply = await desk.create(HERE, ADMIN, spec, admin=True)
+    assert "**Long** (TORA round robin, long board, with Assassins) is open" in reply.text
+    reply = await desk.create(HERE, ADMIN, EventSpec("Birds", "torishogi", "swiss", {}), admin=True)
+    assert reply.text.startswith("**Birds** (ToriShogi Swiss) is open"), reply.text  # no options
+
+
 async def test_a_swiss_seeds_equal_ratings_by_entry_order(h: Harness) -> None:
     """E9: seeds are the ladder rating, ties by entry order. Six unrated players (1500 each)
     enter in the order 30, 10, 20, 40, 60, 50: seeds 1-6 in that order, so round 1 pairs 1-4

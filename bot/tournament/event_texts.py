@@ -4,9 +4,10 @@ pairings as text. Every text names the event and its game and says what comes ne
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 
-from bot.i18n import N_, _, ngettext, pgettext
+from bot.i18n import N_, _, ngettext, pgettext, word
 from bot.service.texts import escape, moment
 from rules import game_type
 from storage.competitions.events import RUNNING, EventRow, PairingRow
@@ -51,6 +52,23 @@ def title(event: EventRow) -> str:
         name=escape(event.name),
         game=game_type(event.game).title,
         format=_(FORMAT_NAMES[event.format]),
+    )
+
+
+def headed(event: EventRow) -> str:
+    """``title`` with the options its games are played with, where the game has any:
+    ``**Cup** (Torii Swiss, without powers)`` (its announcement and list line: a player
+    decides on them whether to enter)."""
+    kind = game_type(event.game)
+    options = [word(w) for w in kind.option_words(kind.check_options(json.loads(event.options)))]
+    if not options:
+        return title(event)
+    return _(
+        "**{name}** ({game} {format}, {options})",
+        name=escape(event.name),
+        game=kind.title,
+        format=_(FORMAT_NAMES[event.format]),
+        options=", ".join(options),
     )
 
 
@@ -287,7 +305,7 @@ def created(event: EventRow, join: str, begin: str) -> str:
     text = _(
         "{event} is open for entries: {rounds}, up to {most} players, {rated}, {away}. Join "
         "with {join}; {starts}.",
-        event=title(event),
+        event=headed(event),
         rounds=rounds,
         most=event.max_players,
         rated=rated,
@@ -362,7 +380,7 @@ def described(event: EventRow, players: int, round_: int) -> str:
     """One line of the server's list of tournaments."""
     return _(
         "{event}: {players}, {state}; {away}.",
-        event=title(event),
+        event=headed(event),
         players=ngettext("{n} player", "{n} players", players),
         state=state_words(event, round_),
         away=away_words(event.away_days),
