@@ -25,7 +25,7 @@ from event_helpers import (
 )
 
 from bot.ladder.results import Results
-from bot.service import Place, Refused, Settings, Terms, User
+from bot.service import GuildSettings, Place, Refused, Settings, Terms, User, save_guild
 from bot.service.errors import NotAllowed
 from bot.service.models import AI_IDS
 from bot.service.ports import Stamp
@@ -497,6 +497,35 @@ async def test_the_ai_plays_whoever_an_odd_round_leaves_over_where_allowed(h: Ha
     snap = await snapshot(h, "Odd")
     assert snap.event.round == 2  # the AI's game counted like any other
     assert {s.player_id for s in standings_of(snap)} == {1, 2, 3}  # the AI is not ranked
+
+
+async def test_e11_an_ai_fill_is_refused_where_the_servers_admins_turned_the_ai_off(
+    h: Harness,
+) -> None:
+    """E11: with ``ai_matches:0`` (matches against the AI off here) a Swiss with
+    ``ai_fill:easy`` was accepted, and its odd player played the AI. It is refused, naming
+    the setting."""
+    await save_guild(h.store, GUILD, GuildSettings(ai_matches=0))
+    desk = await desk_of(h)
+    with pytest.raises(Refused, match=r"turned matches against the AI off .*ai_matches:0"):
+        await create(desk, "Odd", "torishogi", "swiss", rounds=2, ai_fill="easy")
+    assert await h.store.events.named(GUILD, "Odd") is None
+
+
+async def test_e11_the_odd_player_has_the_bye_once_the_ai_is_turned_off_here(h: Harness) -> None:
+    """E11: the admins turned matches against the AI off after the event was created: its
+    odd player gets the round's bye, not a match against the AI."""
+    desk = await desk_of(h)
+    await create(desk, "Odd", "torishogi", "swiss", rounds=2, ai_fill="easy")
+    for n in (1, 2, 3):
+        await desk.join(HERE, user(n), "Odd")
+    await save_guild(h.store, GUILD, GuildSettings(ai_matches=0))
+    await desk.begin(HERE, ADMIN, "Odd", admin=True)
+    await h.settle()
+    [bye] = [p for p in (await snapshot(h, "Odd")).pairings if p.second_id is None]
+    assert bye.first_id == 3 and bye.outcome == "bye"
+    assert await h.store.live_ai_matches(GUILD) == 0
+    assert any("bye: p3" in t for t in h.delivery.texts(HERE.channel_id))
 
 
 async def test_the_ai_in_a_double_round_robin_moves_first_in_one_of_each_players_games(

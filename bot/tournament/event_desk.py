@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import json
 
-from bot.i18n import _, current, speaking
+from bot.i18n import _, current, option, speaking
 from bot.i18n.words import Language
 from bot.service import (
     Attachment,
@@ -111,6 +111,16 @@ class EventDesk(Desk[EventFlow]):
         if not admin:
             raise NotAllowed(_("Only a server admin can organise a tournament."))
         parts = check_spec(spec, (await load_guild(self._store, place.guild_id)).turn_seconds)
+        if spec.ai_fill is not None and not await self.flow.ai_allowed(place.guild_id):
+            raise Refused(
+                _(
+                    "This server's admins have turned matches against the AI off here "
+                    "({setting}), so the AI cannot fill an event's odd slot. Create the event "
+                    "without `{ai_fill}`, or ask them to allow matches against the AI.",
+                    setting=self._settings.cmd("admin settings ai_matches:0", localized=True),
+                    ai_fill=option("ai_fill"),
+                )
+            )
         if await self._store.tournaments.named(place.guild_id, parts.name) is not None:
             raise Refused(
                 _(

@@ -79,9 +79,10 @@ def round_opened(
     deadline: float | None,
     now: float,
     names: Mapping[int, str],
+    ai: str | None = None,
 ) -> str:
-    """The round's one post in the event's channel: every board (as many as fit), the bye,
-    the deadline."""
+    """The round's one post in the event's channel: every board (as many as fit), the bye
+    (or, with ``ai``, the game of the AI of that level), the deadline."""
     lines: list[tuple[str, bool]] = []  # (line, whether it is a board)
     for number, round_ in enumerate(paired, start=after + 1):
         boards = [
@@ -91,14 +92,14 @@ def round_opened(
             )
             for board, b in enumerate(round_.boards, start=1)
         ]
-        if round_.bye is not None and event.ai_fill is not None:
+        if round_.bye is not None and ai is not None:
             board = len(boards) + 1
-            fields = {"player": name_of(names, round_.bye), "level": event.ai_fill}
+            fields = {"player": name_of(names, round_.bye), "level": ai}
             if round_.bye_first:
-                ai = _("{player} v the AI ({level})", **fields)
+                against_ai = _("{player} v the AI ({level})", **fields)
             else:
-                ai = _("the AI ({level}) v {player}", **fields)
-            boards.append(f"{board}. {ai}")
+                against_ai = _("the AI ({level}) v {player}", **fields)
+            boards.append(f"{board}. {against_ai}")
         elif round_.bye is not None:
             boards.append(_("bye: {player}", player=name_of(names, round_.bye)))
         if len(paired) > 1:
