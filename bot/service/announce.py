@@ -303,7 +303,7 @@ async def match_end(
     end came with a turn: ``turn`` (its headline and the series number before it, as
     ``turn_end`` takes them) opens the post with what that turn did, as a turn post would."""
     view = table.game.view_for(None)
-    again = counted and between_people(table)
+    again = counted and between_people(table) and not table.terms.competition
     guild = table.hosted.guild_id
     server = await ctx.server_language(guild)
     board = await ctx.board_file(view, table, guild=guild, language=server)
