@@ -1,0 +1,36 @@
+"""Review rA3: failing tests for the messages about a turn."""
+
+from __future__ import annotations
+
+from bot.service import Place, Terms, User
+from bot.service.testing import PRIVATE, Harness
+
+HERE = Place(guild_id=1, channel_id=100)
+ANN, BOB = User(1, "ann"), User(2, "bob")
+HOUR = 3600.0
+
+
+async def _started(h: Harness, **terms: object) -> None:
+    terms = {"turn_seconds": 10 * HOUR, "game": "torishogi", **terms}
+    await h.running.challenge(HERE, ANN, BOB, Terms(**terms))  # type: ignore[arg-type]
+    await h.running.accept(HERE, BOB)
+    await h.settle()
+
+
+def _dms(h: Harness, user: User) -> list[str]:
+    return [d.message.text for d in h.delivery.user(user.id) if d.kind == PRIVATE]
+
+
+async def test_a_missed_torishogi_turn_restarting_the_clock_tells_its_player(h: Harness) -> None:
+    """ToriShogi cannot pass: at the deadline with no move, ann's clock starts again on the
+    same turn. With the default notifications (the turn's DM pings, not the post) ann sees
+    nothing: the channel post's mention of her is dropped (a TURN notice, mention off) and no
+    "your turn" DM with the new deadline is sent, so her old DM's deadline is the last she
+    heard. She should be told once, as for any turn: a "your turn" DM (or the ping)."""
+    await _started(h)
+    before = len(_dms(h, ANN))
+    await h.advance(10 * HOUR)  # ann stages nothing: her turn is missed, her clock restarts
+    post = h.delivery.channel(HERE.channel_id)[-1]
+    assert "Their clock starts again" in post.text
+    told = _dms(h, ANN)[before:]
+    assert ANN.id in post.mentions or told, (post.mentions, told)
