@@ -34,3 +34,24 @@ async def test_a_missed_torishogi_turn_restarting_the_clock_tells_its_player(h: 
     assert "Their clock starts again" in post.text
     told = _dms(h, ANN)[before:]
     assert ANN.id in post.mentions or told, (post.mentions, told)
+
+
+async def test_the_opponent_resuming_a_paused_match_tells_the_player_whose_clock_runs(
+    h: Harness,
+) -> None:
+    """A pause was agreed in ann's turn; bob (who waits) resumes the match: ann's clock runs
+    again from now on. With the default notifications ann hears nothing: the post's mention
+    of her is a TURN notice (mention off: dropped) and no DM is sent beside it, unlike every
+    other turn-starting post. She should be pinged once (a DM, as for her turn, or the
+    mention), naming the new deadline."""
+    await _started(h)
+    await h.running.pause(HERE, ANN)
+    await h.running.pause(HERE, BOB)  # agreed: the clock stops
+    await h.settle()
+    before = len(_dms(h, ANN))
+    await h.running.resume(HERE, BOB)
+    await h.settle()
+    post = h.delivery.channel(HERE.channel_id)[-1]
+    assert "resumed the match" in post.text, post.text
+    told = _dms(h, ANN)[before:]
+    assert ANN.id in post.mentions or told, (post.mentions, told)
