@@ -55,3 +55,22 @@ async def test_the_opponent_resuming_a_paused_match_tells_the_player_whose_clock
     assert "resumed the match" in post.text, post.text
     told = _dms(h, ANN)[before:]
     assert ANN.id in post.mentions or told, (post.mentions, told)
+
+
+async def test_a_tournament_games_end_post_offers_no_rematch(h: Harness) -> None:
+    """A tournament's game (``Terms.competition``, opened by the tournament with
+    ``open_match``) ends by a resignation: its end post says "Either of you may ask for a
+    rematch with the button (colours swapped)" and carries a Rematch button. In a
+    tournament's thread the next game is the tournament's to open (with the colours it
+    chooses); a rematch made there is a stray game carrying the competition's terms (a
+    lapsed setup scored, no pause...) that no tournament counts. The end post of a
+    competition's game should offer no rematch."""
+    terms = Terms(game="torishogi", turn_seconds=10 * HOUR, rated=False, competition=True)
+    await h.running.open_match(HERE, ANN, BOB, terms, "Round 1 of the cup.")
+    await h.settle()
+    await h.running.resign(HERE, ANN)
+    await h.settle()
+    end = h.delivery.channel(HERE.channel_id)[-1]
+    assert "resigns" in end.text, end.text
+    verbs = () if end.buttons is None else end.buttons.verbs
+    assert "rematch" not in verbs and "rematch" not in end.text, (verbs, end.text)
