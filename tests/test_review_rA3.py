@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from bot.service import Place, Terms, User
-from bot.service.testing import PRIVATE, Harness
+from bot.service.testing import PRIVATE, Harness, RecordingDelivery
 
 HERE = Place(guild_id=1, channel_id=100)
 ANN, BOB = User(1, "ann"), User(2, "bob")
@@ -74,3 +76,25 @@ async def test_a_tournament_games_end_post_offers_no_rematch(h: Harness) -> None
     assert "resigns" in end.text, end.text
     verbs = () if end.buttons is None else end.buttons.verbs
     assert "rematch" not in verbs and "rematch" not in end.text, (verbs, end.text)
+
+
+async def test_a_player_whose_dms_are_closed_is_still_pinged_for_their_turn(
+    tmp_path: Path,
+) -> None:
+    """bob's DMs are closed to the bot (known since his first "your turn" DM was refused).
+    By default a turn pings by its DM, not by the post's mention, so bob is never pinged:
+    the post's mention of him is dropped, and the DM's fallback is an ephemeral message
+    (which pings nobody, and Discord only shows it while he has a recent interaction in the
+    channel). A player whose DMs cannot be reached should get the post's mention instead."""
+    async with Harness(
+        tmp_path / "t.sqlite3", delivery=RecordingDelivery(closed_dms={BOB.id})
+    ) as h:
+        await _started(h)
+        for who, move in ((ANN, "c3c4"), (BOB, "c5c4"), (ANN, "a3a4")):
+            await h.running.play(HERE, who, move)
+            await h.running.end_turn(HERE, who)
+            await h.settle()
+        assert not [d for d in h.delivery.user(BOB.id) if d.kind == PRIVATE]  # none reached
+        post = h.delivery.channel(HERE.channel_id)[-1]
+        assert "bob (Opposition) to act" in post.text, post.text
+        assert BOB.id in post.mentions, post.mentions
