@@ -434,3 +434,20 @@ async def test_the_setup_reminder_is_not_sent_to_a_player_who_wants_no_reminders
     await h.advance(8 * HOUR)  # 80 % of the setup's time, neither has chosen
     assert not any("choose your setup" in text for text in dms(h, ANN))
     assert any(text.startswith("Reminder: choose your setup") for text in dms(h, BOB))
+
+
+async def test_a_missed_torishogi_turn_whose_clock_starts_again_sends_its_player_a_your_turn_dm(
+    h: Harness,
+) -> None:
+    """Regression: ToriShogi cannot pass, so at a deadline with no move ann's clock starts
+    again on the same turn. Its post is a turn's (its mention of ann dropped by default), yet
+    no "your turn" DM went beside it: with the default notifications ann was told nothing of
+    her new deadline. She gets the DM, saying why, with her board and the turn's buttons."""
+    await started(h)
+    await h.advance(10 * HOUR)  # ann plays nothing: her turn is missed, her clock restarts
+    post = h.delivery.channel(HERE.channel_id)[-1]
+    assert "Their clock starts again" in post.text and ANN.id not in post.mentions
+    told = [d.message for d in h.delivery.user(ANN.id) if d.kind == PRIVATE][-1]
+    assert told.text.startswith("ann's turn passed its deadline"), told.text
+    assert "Your turn against bob (Opposition): a move, by" in told.text
+    assert told.buttons is not None and "play" in told.buttons.verbs and told.files

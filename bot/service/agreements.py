@@ -384,18 +384,7 @@ async def _rewind(ctx: Context, table: Table, side: Side) -> Reply:
         notice=TURN,
         language=language,
     )
-    with speaking(await ctx.player_language(hosted.player(asker))) as language:
-        yours = announce.your_turn_text(ctx, staged, match.game.view_for(asker), localized=True)
-    mail.private(
-        hosted.player(asker),
-        yours,
-        await ctx.private_file(match.game.view_for(asker), staged, reader=hosted.player(asker)),
-        buttons=announce.turn_buttons(table),
-        turn=table.turn,
-        back=table.rewinds,
-        notice=TURN,
-        language=language,
-    )
+    await announce.your_turn(ctx, staged, asker, mail)
     # the plans, drafts and looks were of turns of the game as it was: they go with it
     await ctx.save(table, hosted, mail, plans=plans.emptied(), forget=True)
     return Reply(
