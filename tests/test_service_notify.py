@@ -451,3 +451,30 @@ async def test_a_missed_torishogi_turn_whose_clock_starts_again_sends_its_player
     assert told.text.startswith("ann's turn passed its deadline"), told.text
     assert "Your turn against bob (Opposition): a move, by" in told.text
     assert told.buttons is not None and "play" in told.buttons.verbs and told.files
+
+
+async def test_the_opponent_resuming_a_paused_match_sends_the_player_to_act_a_your_turn_dm(
+    h: Harness,
+) -> None:
+    """Regression: a pause was agreed in ann's turn and bob resumed the match. Its post is a
+    turn's (its mention of ann dropped by default), yet no DM went beside it: with the
+    default notifications ann never heard that her clock ran again. She gets the "your turn"
+    DM with her new deadline; resuming it herself, she is told nothing more."""
+    await started(h)
+    for user in (ANN, BOB):
+        await h.running.pause(HERE, user)  # agreed: the clock stops
+    await h.settle()
+    before = len(dms(h, ANN))
+    await h.running.resume(HERE, BOB)
+    await h.settle()
+    assert "resumed the match" in h.delivery.texts(HERE.channel_id)[-1]
+    [told] = dms(h, ANN)[before:]
+    assert told.startswith("bob (Opposition) resumed the match: ann's turn goes on"), told
+    assert "Your turn against bob (Opposition): a move, by" in told
+    for user in (ANN, BOB):
+        await h.running.pause(HERE, user)
+    await h.settle()
+    before = len(dms(h, ANN))
+    await h.running.resume(HERE, ANN)
+    await h.settle()
+    assert dms(h, ANN)[before:] == []
