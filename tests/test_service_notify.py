@@ -478,3 +478,29 @@ async def test_the_opponent_resuming_a_paused_match_sends_the_player_to_act_a_yo
     await h.running.resume(HERE, ANN)
     await h.settle()
     assert dms(h, ANN)[before:] == []
+
+
+async def test_a_player_whose_dms_are_closed_is_pinged_by_the_turn_posts_mention(
+    h: Harness,
+) -> None:
+    """Regression: bob's DMs are closed to the bot. By default a turn pings by its DM, not
+    by the post's mention, so bob was never pinged: the post's mention of him was dropped,
+    and the DM's fallback (a message in the channel to him alone) pings nobody. Once a DM
+    was refused, the turn posts mention him in its place; once one reaches him again, they
+    no longer do."""
+    h.delivery.closed_dms.add(BOB.id)
+    await started(h)
+    moves = ((ANN, "c3c4"), (BOB, "c5c4"), (ANN, "a3a4"), (BOB, "a5a4"))
+    moves += ((ANN, "g3g4"), (BOB, "g5g4"), (ANN, "c1c2"))
+    for number, (user, move) in enumerate(moves, 1):
+        if number == 4:
+            h.delivery.closed_dms.clear()  # bob opens his DMs: the next one reaches him
+        await h.running.play(HERE, user, move)
+        await h.running.end_turn(HERE, user)
+        await h.settle()
+        if number == 3:
+            assert not [d for d in h.delivery.user(BOB.id) if d.kind == PRIVATE]
+            post = h.delivery.channel(HERE.channel_id)[-1]
+            assert "bob (Opposition) to act" in post.text and BOB.id in post.mentions
+    post = h.delivery.channel(HERE.channel_id)[-1]
+    assert "bob (Opposition) to act" in post.text and post.mentions == (), post.text
