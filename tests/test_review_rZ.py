@@ -1,0 +1,113 @@
+"""Review rZ: the player's web board in a real browser (headless Chromium). Each test fails
+for a bug a player sees; see each docstring."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from test_web_browser import CHROMIUM, MISSING, OPEN, WAIT, opened, staged
+from web_world import World
+
+from rules import Side
+
+try:
+    from playwright.async_api import Browser, Route, async_playwright, expect
+except ImportError:
+    async_playwright = None
+
+pytestmark = [
+    pytest.mark.skipif(async_playwright is None or not CHROMIUM.exists(), reason=MISSING),
+    pytest.mark.asyncio(loop_scope="module"),
+]
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def browser() -> AsyncIterator[Browser]:
+    async with async_playwright() as playwright:
+        args = ["--no-sandbox", "--disable-gpu", "--no-first-run"]
+        launched = await playwright.chromium.launch(executable_path=str(CHROMIUM), args=args)
+        yield launched
+        await launched.close()
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def w(tmp_path: Path) -> AsyncIterator[World]:
+    async with World(tmp_path / "rz.sqlite3") as world:
+        yield world
+
+
+@pytest_asyncio.fixture(autouse=True, loop_scope="module")
+async def closing() -> AsyncIterator[None]:
+    yield
+    while OPEN:
+        await OPEN.pop().close()
+
+
+async def until(check, seconds: float = WAIT / 1000) -> None:
+    for _ in range(int(seconds * 20)):
+        if check():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("never")
+
+
+SHOWN = """() => {
+    const img = document.getElementById('picture');
+    const canvas = document.createElement('canvas');
+    canvas.width = img.naturalWidth; canvas.height = img.naturalHeight;
+    const ctx = canvas.getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+    let hash = 0;
+    for (let i = 0; i < data.length; i += 1) hash = (hash * 31 + data[i]) | 0;
+    return [img.naturalWidth, hash];
+}"""
+
+
+async def test_a_slow_picture_never_replaces_the_newer_board(w: World, browser: Browser) -> None:
+    """A player's page on a slow network: its first picture is still loading when the
+    position changes (here an action staged from the player's other tab; the opponent's
+    turn from Discord alike). The newer picture arrives first and is shown, then the older
+    one lands and replaces it for good: the page shows the board before the change, under
+    the squares (and "1 staged") of the board after it. The page should show the picture of
+    the state it shows (renderPicture, bot/web/static/board.js, does not check that the
+    picture it fetched is still the one wanted)."""
+    match = await w.playing()
+    assert w.client is not None
+    token = await w.token(match, Side.CHALLENGER)
+    bodies: dict[str, bytes] = {}
+    first: list[str] = []
+    release = asyncio.Event()
+
+    async def slow_first(route: Route) -> None:
+        response = await route.fetch()
+        body = await response.body()
+        bodies[route.request.url] = body
+        if not first:
+            first.append(route.request.url)
+            await release.wait()
+        await route.fulfill(response=response, body=body)
+
+    made = await browser.new_context()
+    OPEN.append(made)
+    page = await made.new_page()
+    await page.route("**/api/me/board.png*", slow_first)
+    await page.goto(f"{w.client.make_url('/play')}#{token}")
+    await expect(page.locator("#connection")).to_have_text("live", timeout=WAIT)
+    await until(lambda: len(first) == 1)
+    notation = await w.first_action(match, Side.CHALLENGER)
+    assert (await w.post("act", token, {"stamp": 1, "notation": notation}))[0] == 200
+    await staged(page, 1)
+    await until(lambda: len(bodies) == 2)  # the newer one fetched
+    await page.wait_for_timeout(500)  # and shown
+    newer = next(url for url in bodies if url != first[0])
+    assert bodies[first[0]] != bodies[newer]  # two positions
+    shown = await page.evaluate(SHOWN)  # the newer board, the only one arrived
+    assert shown[0] > 0
+    release.set()  # the older picture lands at last
+    await page.wait_for_timeout(1000)
+    assert await page.evaluate(SHOWN) == shown, "the older board replaced the newer"
