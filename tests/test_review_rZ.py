@@ -111,3 +111,48 @@ async def test_a_slow_picture_never_replaces_the_newer_board(w: World, browser: 
     release.set()  # the older picture lands at last
     await page.wait_for_timeout(1000)
     assert await page.evaluate(SHOWN) == shown, "the older board replaced the newer"
+
+
+async def test_end_turn_pressed_while_an_action_is_being_staged_is_not_lost(
+    w: World, browser: Browser
+) -> None:
+    """On a slow network a player clicks a square (its action on its way to the server) and
+    then End turn at once: the page drops the End turn click without a word (post() returns
+    while another request is out, bot/web/static/board.js), leaving End turn enabled and
+    looking pressed. The player leaves believing their turn is shown to everyone; it is not,
+    and their deadline runs out. The press should be done after the staging (or End turn
+    disabled while the staging is out, so it cannot be pressed in vain)."""
+    match = await w.playing()
+    assert w.client is not None
+    me = await w.me(match, Side.CHALLENGER)
+    group, action = next(
+        (g, a)
+        for g in me["choices"]
+        if g.get("origin")
+        for a in g["actions"]
+        if a["spot"] != g["origin"]
+        and [b["spot"] for b in g["actions"]].count(a["spot"]) == 1
+        and "search" not in a["label"]
+    )
+    token = await w.token(match, Side.CHALLENGER)
+    page = await opened(browser, f"{w.client.make_url('/play')}#{token}")
+    await expect(page.locator(".cell")).not_to_have_count(0, timeout=WAIT)
+    await expect(page.locator("#connection")).to_have_text("live", timeout=WAIT)
+
+    async def slow(route: Route) -> None:
+        await asyncio.sleep(1.5)  # a phone's network
+        await route.continue_()
+
+    await page.route("**/api/me/act", slow)
+    await page.click(f'.cell[data-square="{group["origin"]}"]')
+    await expect(page.locator(".cell.picked")).to_have_count(1, timeout=WAIT)
+    await page.click(f'.cell[data-square="{action["spot"]}"]')
+    await page.wait_for_timeout(200)
+    end = page.locator("#end")
+    if await end.is_enabled():  # the page let the player press it
+        await end.click()
+        await staged(page, 1)
+        await page.wait_for_timeout(2000)
+        players = (await w.me(match, Side.OPPOSITION))["players"]
+        bob_to_act = next(p["to_act"] for p in players if p["name"] == "bob")
+        assert bob_to_act, "End turn was pressed and lost without a word; ann is still to act"
