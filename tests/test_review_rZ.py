@@ -156,3 +156,34 @@ async def test_end_turn_pressed_while_an_action_is_being_staged_is_not_lost(
         players = (await w.me(match, Side.OPPOSITION))["players"]
         bob_to_act = next(p["to_act"] for p in players if p["name"] == "bob")
         assert bob_to_act, "End turn was pressed and lost without a word; ann is still to act"
+
+
+async def test_a_picked_generals_warnings_stay_when_the_page_reads_a_new_state(
+    w: World, browser: Browser
+) -> None:
+    """bob picks his General on his page: the square its move would leave it in jeopardy
+    (R30) is marked "!", and a click there opens a chooser saying why. ann then offers a
+    draw from Discord (or anything else changes bob's state): the page reads the new state,
+    the General stays picked, but every "!" is gone (the warnings were kept on the old
+    state's objects; setState does not ask for them again, bot/web/static/board.js), and
+    a click on that square no longer warns before it acts. The picked piece should keep
+    its warnings."""
+    match = await w.playing()
+    ann = await w.token(match, Side.CHALLENGER)
+    for notation in ("A v7h9-v6h7", "A v5h7-v5h5"):  # two Archers up: bob's General exposed
+        assert (await w.post("act", ann, {"stamp": 1, "notation": notation}))[0] == 200
+    assert (await w.post("end", ann, {"stamp": 1}))[0] == 200
+    assert w.client is not None
+    url = f"{w.client.make_url('/play')}#{await w.token(match, Side.OPPOSITION)}"
+    bob = await opened(browser, url)
+    await expect(bob.locator(".cell")).not_to_have_count(0, timeout=WAIT)
+    await expect(bob.locator("#connection")).to_have_text("live", timeout=WAIT)
+    await bob.click('.cell[data-square="v5h1"]')  # the General
+    warned = bob.locator('.cell.spot.warn[data-square="v6h1"]')
+    await expect(warned).to_have_count(1, timeout=WAIT)
+    status, body, _ = await w.post("draw", ann, {"stamp": 2})
+    assert status == 200, body
+    await expect(bob.locator("#proposals")).to_contain_text("draw", timeout=WAIT)
+    await expect(bob.locator(".cell.picked")).to_have_count(1)  # still picked
+    await bob.wait_for_timeout(500)
+    await expect(warned).to_have_count(1, timeout=WAIT)
