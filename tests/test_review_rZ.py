@@ -187,3 +187,28 @@ async def test_a_picked_generals_warnings_stay_when_the_page_reads_a_new_state(
     await expect(bob.locator(".cell.picked")).to_have_count(1)  # still picked
     await bob.wait_for_timeout(500)
     await expect(warned).to_have_count(1, timeout=WAIT)
+
+
+async def test_propose_a_reset_is_not_offered_in_a_game_without_resets(
+    w: World, browser: Browser
+) -> None:
+    """A ToriShogi (or Torii) player's page offers "Propose a reset" under "Draw, pause,
+    reset, resign", enabled throughout the game; each press is refused "ToriShogi has no
+    reset: it is TORA's, in a series (R28)". A button that can never work: the page
+    (renderPlayer, bot/web/static/board.js, enables it whenever the game is on; the state
+    does not say whether the match can reset) should hide or disable it where the match
+    has no reset."""
+    from bot.service import Terms
+
+    match = await w.playing(Terms(game="torishogi"))
+    assert w.client is not None
+    url = f"{w.client.make_url('/play')}#{await w.token(match, Side.CHALLENGER)}"
+    page = await opened(browser, url)
+    await expect(page.locator(".cell")).not_to_have_count(0, timeout=WAIT)
+    await page.click(".more summary")
+    reset = page.locator("#reset")
+    if await reset.is_visible() and await reset.is_enabled():
+        await reset.click()
+        await expect(page.locator("#error")).to_be_visible(timeout=WAIT)
+        refused = await page.locator("#error").inner_text()
+        raise AssertionError(f"Propose a reset offered, and refused when pressed: {refused}")
