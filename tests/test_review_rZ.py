@@ -212,3 +212,32 @@ async def test_propose_a_reset_is_not_offered_in_a_game_without_resets(
         await expect(page.locator("#error")).to_be_visible(timeout=WAIT)
         refused = await page.locator("#error").inner_text()
         raise AssertionError(f"Propose a reset offered, and refused when pressed: {refused}")
+
+
+
+async def test_a_turn_ended_on_the_page_can_be_asked_back_on_the_page(
+    w: World, browser: Browser
+) -> None:
+    """In a casual (rated:False) match, Discord offers "Ask to take it back" after End turn
+    (README: Takebacks), the way out of a misclick. A player who ends their turn on the web
+    page (End turn sits beside Undo) finds no such control there: the page's proposals are
+    a draw, a pause, a reset and resigning (bot/web/static/play.html; "rewind" is not among
+    bot.app.seats.VERBS' proposals the page sends), so the takeback has to be asked for in
+    Discord. The page should offer to ask for the turn back while the opponent has not
+    ended theirs, as the turn post does."""
+    from bot.service import Terms
+
+    match = await w.playing(Terms(rated=False))
+    assert w.client is not None
+    token = await w.token(match, Side.CHALLENGER)
+    notation = await w.first_action(match, Side.CHALLENGER)
+    assert (await w.post("act", token, {"stamp": 1, "notation": notation}))[0] == 200
+    page = await opened(browser, f"{w.client.make_url('/play')}#{token}")
+    await expect(page.locator(".cell")).not_to_have_count(0, timeout=WAIT)
+    await staged(page, 1)
+    await page.click("#end")
+    await expect(page.locator(".players .to-act")).to_contain_text("bob", timeout=WAIT)
+    if await page.locator(".more summary").is_visible():
+        await page.click(".more summary")
+    asks = page.get_by_role("button", name="take", exact=False)
+    assert await asks.count() > 0, "no control on the page asks to take the turn back"
