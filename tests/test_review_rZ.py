@@ -214,7 +214,6 @@ async def test_propose_a_reset_is_not_offered_in_a_game_without_resets(
         raise AssertionError(f"Propose a reset offered, and refused when pressed: {refused}")
 
 
-
 async def test_a_turn_ended_on_the_page_can_be_asked_back_on_the_page(
     w: World, browser: Browser
 ) -> None:
