@@ -21,8 +21,8 @@ def evaluate(game: GameState, side: Side) -> float:
 
 def balance(game: GameState, side: Side) -> float:
     """The part of ``side``'s standing that only a removal changes, as each game counts one
-    (``GameState.quiet_rounds``): TORA's points and material, ToriShogi's material on the
-    board and in hand (a drop only moves a piece from the hand's 1.1 to the board's 1). In
-    Torii Followers come and go every turn: there it is the whole evaluation."""
+    (``GameState.quiet_rounds``), in the game's smallest piece, one removed being one down:
+    TORA's points and material, ToriShogi's material on the board and in hand. A game whose
+    engine has none is judged on its whole evaluation."""
     own = engine_of(game.game_type).balance
     return evaluate(game, side) if own is None else own(game, side)

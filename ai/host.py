@@ -44,10 +44,11 @@ def decide(game: GameState, level: str, seconds: float, seed: int) -> list[str]:
 
 def plays_alone(game: GameState, texts: list[str]) -> bool:
     """Whether ``texts``, the turn an engine chose for ``game``, is one action whose outcome
-    no engine could know (TORA's search for the enemy's Assassin, R43) with more of the turn
-    after it: the host plays it alone and asks again for the rest, as what it finds decides
-    that (a found Assassin may be taken as a free action; other pieces may still act)."""
-    if len(texts) != 1 or game.actions_left < 2:
+    no engine could know (TORA's search for the enemy's Assassin, R43): the host plays it
+    alone and asks again for the rest, as what it finds decides that (a found Assassin may
+    be taken as a free action, even after the turn's last action; other pieces may still
+    act)."""
+    if len(texts) != 1:
         return False
     try:
         return is_search(game.parse_action(texts[0]))

@@ -1,6 +1,7 @@
 """Building a whole legal turn through the game seam, whatever the game: actions are staged
-one at a time until none is left (or none is legal), and a turn the rules refuse to end
-(TORA's R30) gives back its last action for another."""
+one at a time while any is legal (a game offers none once the turn has no action left, but
+for a free one: TORA's take of the Assassin its search found, R43), and a turn the rules
+refuse to end (TORA's R30) gives back its last action for another."""
 
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ def build_turn(game: GameState, choose: Chooser, deadline: float | None = None) 
         actions = playable(game.legal_actions())
         if refused[-1]:  # a notation costs the rules a search for ambiguity: only if needed
             actions = [a for a in actions if game.notation(a) not in refused[-1]]
-        if game.actions_left and actions:
+        if actions:
             action = choose(game, actions)
             texts.append(game.notation(action))
             game.apply(action)

@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 
 from . import palette as pal
 from .encode import png_bytes
-from .fonts import draw_label, fit, font
+from .fonts import draw_label, fit, fit_name, font
 from .palette import to_palette
 from .words import ENGLISH, Words
 
@@ -35,6 +35,9 @@ class BracketMatch:
     points: tuple[int, int]  # Game Points, as they stand
     winner: int | None  # 0 the first, 1 the second, None while it is played
     games: int  # games played (tie-breakers not counted)
+    # the players' own names, within ``first`` and ``second`` (beside a mark such as
+    # "(sub)"): what is cut when one is too wide, so that the mark stays
+    names: tuple[str, str] = ("", "")
 
 
 def bracket_png(
@@ -107,13 +110,13 @@ def _match(image: Image.Image, match: BracketMatch, left: int, top: float, words
     draw = ImageDraw.Draw(image)
     edge = pal.GOOD if match.winner is not None else pal.FRAME_LINE
     draw.rectangle((left, top, left + COL_W, top + BOX_H), fill=pal.FRAME_LINE, outline=edge)
-    for seat, name in enumerate((match.first, match.second)):
+    for seat, (name, own) in enumerate(zip((match.first, match.second), match.names, strict=True)):
         y = top + BOX_H * (0.27 + 0.46 * seat)
         won = match.winner == seat
         face = font(13, bold=won)
         colour = pal.MUTED if match.winner is not None and not won else pal.TEXT
         mark = "\u25b6 " if won else "   "
-        text = fit(mark + name, face, COL_W - POINTS_W - 12)
+        text = fit_name(mark + name, own, face, COL_W - POINTS_W - 12)
         draw_label(image, (left + 8, y), text, colour, face, "lm")
         points = str(match.points[seat])
         draw_label(image, (left + COL_W - 8, y), points, colour, font(13, bold=True), "rm")

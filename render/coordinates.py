@@ -6,10 +6,11 @@ from __future__ import annotations
 import functools
 
 from .drawings import drawing_of
+from .words import ENGLISH, Words
 
 
-@functools.cache
-def coordinates_of(game: str) -> bytes:
-    """The PNG of game ``game``'s coordinates (drawn once); ValueError for a game the
-    registry does not know."""
-    return drawing_of(game).coordinates()
+@functools.lru_cache(maxsize=64)
+def coordinates_of(game: str, words: Words = ENGLISH) -> bytes:
+    """The PNG of game ``game``'s coordinates, its own words in ``words``' language (drawn
+    once per game and language); ValueError for a game the registry does not know."""
+    return drawing_of(game).coordinates(words)

@@ -21,6 +21,7 @@ from rules import game_type
 from . import generic
 from .pointing import Cell, MarkFields
 from .status import StatusFields, StatusInfo
+from .words import Words
 
 V = TypeVar("V")  # the views a drawing draws, its game's
 
@@ -43,7 +44,8 @@ class Drawing(Generic[V]):
     ``marks``: TORA's shows their hidden Assassin); ``views`` the public views of a record,
     at the start and after each turn, and ``frame`` one of them as a frame of its animated
     GIF (``render.replays.replay_of``); ``coordinates`` the
-    start position with the board's coordinates, for the game's quick start. ``cells`` says
+    start position with the board's coordinates, for the game's quick start, its own words
+    in the language of the ``Words`` it is given. ``cells`` says
     where each square is on the ``board`` and ``own`` pictures of a view (x, y of its
     top-left corner and its size, in pixels), and each place off the board the viewer's
     actions can start from (a hand, as ``rules.protocol.Touch`` names it): what a web page
@@ -57,7 +59,7 @@ class Drawing(Generic[V]):
     own: Callable[[V, StatusFields, MarkFields | None], bytes]
     views: Callable[[str], Sequence[V]]
     frame: Callable[[V, StatusInfo], Image.Image]
-    coordinates: Callable[[], bytes]
+    coordinates: Callable[[Words], bytes]
     cells: Callable[[V], dict[str, Cell]]
     turned: Turned[V] | None = None
     seen: Callable[[V], V] | None = None

@@ -2,11 +2,11 @@
 round robin's crosstable (each player's result against each other, by number).
 
 The event service passes plain text cells, so this module knows nothing of pairings or
-tiebreaks. The first column is the rank, the second the player (left-aligned, cut to fit);
-the rest are centred in columns as wide as their widest cell. Rows past ``MOST_ROWS`` are
-left out and said to be; so are a crosstable's cross columns (those before the points) past
-``MOST_CROSSED`` players: a larger round robin gets the standings without them, which a
-picture of that many columns could not show readably.
+tiebreaks. The first column is the rank, the second the player (left-aligned, the name cut
+to fit, not what marks it); the rest are centred in columns as wide as their widest cell.
+Rows past ``MOST_ROWS`` are left out and said to be; so are a crosstable's cross columns
+(those before the points) past ``MOST_CROSSED`` players: a larger round robin gets the
+standings without them, which a picture of that many columns could not show readably.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw
 
 from . import palette as pal
 from .encode import png_bytes
-from .fonts import Font, draw_label, fit, font
+from .fonts import Font, draw_label, fit, fit_name, font
 from .palette import to_palette
 from .words import ENGLISH, Words
 
@@ -34,6 +34,9 @@ class EventTable:
     header: tuple[str, ...]  # "#", "Player", then the other columns' headings
     rows: tuple[tuple[str, ...], ...]  # one cell per heading
     points: int = 2  # the column of the points, in bold
+    # each row's player's own name, within its player cell (beside a seed number, a mark
+    # such as "(withdrawn)"): what is cut when the cell is too wide, so that the mark stays
+    names: tuple[str, ...] = ()
 
 
 def uncrossed(table: EventTable) -> EventTable:
@@ -42,7 +45,9 @@ def uncrossed(table: EventTable) -> EventTable:
     def kept(cells: tuple[str, ...]) -> tuple[str, ...]:
         return cells[:2] + cells[table.points :]
 
-    return EventTable(table.title, kept(table.header), tuple(map(kept, table.rows)))
+    return EventTable(
+        table.title, kept(table.header), tuple(map(kept, table.rows)), names=table.names
+    )
 
 
 def event_table_png(table: EventTable, words: Words = ENGLISH) -> bytes:
@@ -76,12 +81,13 @@ def event_table_png(table: EventTable, words: Words = ENGLISH) -> bytes:
         image, (PAD, TITLE_H / 2), fit(table.title, title_face, width - 2 * PAD), pal.TEXT,
         title_face, "lm",
     )  # fmt: skip
-    _cells(image, table.header, widths, TITLE_H + HEAD_H / 2, font(12, bold=True), pal.MUTED)
+    _cells(image, table.header, "", widths, TITLE_H + HEAD_H / 2, font(12, bold=True), pal.MUTED)
     for i, row in enumerate(rows):
         top = TITLE_H + HEAD_H + i * ROW_H
         if i % 2 == 0:
             draw.rectangle((0, top, width, top + ROW_H - 1), fill=pal.FRAME_LINE)
-        _cells(image, row, widths, top + ROW_H / 2, face, pal.TEXT, (table.points, bold))
+        name = table.names[i] if i < len(table.names) else ""
+        _cells(image, row, name, widths, top + ROW_H / 2, face, pal.TEXT, (table.points, bold))
     if not rows:
         draw_label(
             image,
@@ -100,6 +106,7 @@ def event_table_png(table: EventTable, words: Words = ENGLISH) -> bytes:
 def _cells(
     image: Image.Image,
     cells: Sequence[str],
+    name: str,
     widths: Sequence[int],
     y: float,
     face: Font,
@@ -111,7 +118,7 @@ def _cells(
         if i == 0:
             draw_label(image, (x + w - 8, y), cell, colour, face, "rm")
         elif i == 1:
-            text = fit(cell, face, w - 8)
+            text = fit_name(cell, name, face, w - 8)
             draw_label(image, (x, y), text, colour, face, "lm")
         else:
             chosen = points[1] if points is not None and i == points[0] else face

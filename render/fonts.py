@@ -138,6 +138,17 @@ def fit(text: str, face: Font, width: int) -> str:
     return text.rstrip() + "…"
 
 
+def fit_name(text: str, name: str, face: Font, width: int) -> str:
+    """``text``, a player's ``name`` with what marks it ("(withdrawn)", "(sub)", in any
+    language and order), fitted to ``width`` pixels by cutting the name alone: the mark
+    stays. ``fit`` of the whole where ``name`` is not in ``text``."""
+    if not name or name not in text:
+        return fit(text, face, width)
+    before, _name, after = (printable(part) for part in text.partition(name))
+    room = width - text_length(before + after, face)
+    return before + fit(name, face, max(0, int(room))) + after
+
+
 Placed = tuple[str, Font, float, float, str]
 
 

@@ -25,6 +25,7 @@ from .encode import png_bytes
 from .fonts import draw_text, fit, font
 from .pointing import Cell, MarkFields, point_out
 from .status import StatusFields, StatusInfo, headline_of, player_name, side_icon
+from .words import ENGLISH, Words
 
 SCALE = 2  # drawn twice the size and shrunk: smooth edges on discs and letters
 CELL = 56  # pixels of a square
@@ -201,8 +202,9 @@ def views_from_record(text: str) -> list[Any]:
     return views
 
 
-def coordinates_png(game: str) -> bytes:
-    """The start of ``game`` with its coordinates (its sample setup's game)."""
+def coordinates_png(game: str, words: Words = ENGLISH) -> bytes:
+    """The start of ``game`` with its coordinates (its sample setup's game), its own words
+    in ``words``' language."""
     kind = game_type(game)
     options, answers = kind.sample_setup({})
-    return board_png(kind.new_game(options, answers).view_for(None), StatusInfo())
+    return board_png(kind.new_game(options, answers).view_for(None), StatusInfo(words=words))

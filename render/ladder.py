@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 
 from . import palette as pal
 from .encode import png_bytes
-from .fonts import draw_label, fit, font
+from .fonts import draw_label, fit, fit_name, font
 from .palette import to_palette
 from .words import ENGLISH, Words
 
@@ -34,6 +34,7 @@ class LadderRow:
     rating: float
     games: int
     trend: int  # rating change: positive up, negative down, 0 unchanged
+    provisional: bool = False  # marked "?" after the name, which is cut rather than the mark
 
 
 def ladder_png(
@@ -84,7 +85,8 @@ def _header(image: Image.Image, y: float, words: Words) -> None:
 def _row(image: Image.Image, row: LadderRow, y: float) -> None:
     face, bold = font(14), font(14, bold=True)
     draw_label(image, (RANK_X, y), str(row.rank), pal.TEXT, bold, "rm")
-    name = fit(row.player, face, RATING_X - PLAYER_X - 2 * PAD - 40)
+    shown = f"{row.player} ?" if row.provisional else row.player
+    name = fit_name(shown, row.player, face, RATING_X - PLAYER_X - 2 * PAD - 40)
     draw_label(image, (PLAYER_X, y), name, pal.TEXT, face, "lm")
     draw_label(image, (RATING_X, y), str(round(row.rating)), pal.TEXT, bold, "rm")
     draw_label(image, (GAMES_X, y), str(row.games), pal.TEXT, face, "rm")

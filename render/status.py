@@ -13,6 +13,7 @@ from PIL import ImageDraw
 from rules.sides import Side
 
 from . import palette as pal
+from .fonts import Font, fit
 from .words import ENGLISH, Words
 
 
@@ -56,8 +57,8 @@ class StatusInfo:
 
 def headline_of(info: StatusFields) -> str:
     """What to say in place of who is to act, if ``info`` says anything: before the game
-    (a player's setup drawn on their board) nobody is. Optional, so that any object with the
-    three fields still does."""
+    (a player's setup drawn on their board) and after a match called off nobody is.
+    Optional, so that any object with the three fields still does."""
     return str(getattr(info, "headline", ""))
 
 
@@ -70,6 +71,20 @@ def words_of(info: StatusFields) -> Words:
 
 def player_name(info: StatusFields, side: Side) -> str:
     return info.challenger if side == Side.CHALLENGER else info.opposition
+
+
+def deadline_parts(info: StatusFields, waiting: Side, face: Font, room: int) -> list[str]:
+    """``info``'s deadline as a sentence's part (none without one), the ``waiting`` player's
+    name in it (their time left on a bank or increment clock follows it) cut to ``room``
+    pixels as the sentence's other names are, so that the time after it still shows."""
+    name, deadline = player_name(info, waiting), info.deadline
+    if not deadline:
+        return []
+    cut = fit(name, face, room)
+    if name and cut != name:  # a long name: no other part of the deadline is as long
+        before, found, after = deadline.rpartition(name)
+        deadline = before + cut + after if found else deadline
+    return [deadline]
 
 
 def side_icon(draw: ImageDraw.ImageDraw, side: Side, x: float, y: float, r: float) -> None:

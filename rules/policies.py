@@ -140,15 +140,30 @@ class Policies(ABC, Generic[G]):
         whose view would show those stand-ins as the opponent's (TORA's army in a formation
         of the first strategy) leaves them out (``own_setup``). Answers that do not go
         together (a square of another strategy) are left out rather than refused."""
-        asked = self.setup_questions(options)
-        first = {q.name: q.options[0] if q.options else self.blank_answer(q) for q in asked}
-        mine = first | {q.name: answers[q.name] for q in asked if q.name in answers}
+        first = self._stand_ins(options)
+        mine = first | {name: answers[name] for name in first if name in answers}
         both = (mine, first) if side == Side.CHALLENGER else (first, mine)
         try:
             game = self.new_game(options, both)
         except ActionError:
             game = self.new_game(options, (first, dict(first)))
         return self.own_setup(game.view_for(side), side)
+
+    def setup_board(self, options: Mapping[str, Any]) -> GameView[Any]:
+        """The start of these options as the first answers make it, as anyone sees it: a
+        plain game's setup answers show on no piece of its board (``public_setup``)."""
+        first = self._stand_ins(options)
+        return self.public_setup(self.new_game(options, (first, dict(first))).view_for(None))
+
+    def _stand_ins(self, options: Mapping[str, Any]) -> dict[str, str]:
+        """Each setup question's first option (a free-text one's ``blank_answer``)."""
+        asked = self.setup_questions(options)
+        return {q.name: q.options[0] if q.options else self.blank_answer(q) for q in asked}
+
+    def public_setup(self, view: GameView[Any]) -> GameView[Any]:
+        """``view`` of a start made with stand-in answers for both sides, with none of
+        them: a plain game's view shows no setup answers as pieces."""
+        return view
 
     def own_setup(self, view: GameView[Any], side: Side) -> GameView[Any]:
         """``view`` of a start made with stand-in answers for ``side``'s opponent, with only

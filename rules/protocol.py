@@ -669,6 +669,11 @@ class GameType(Protocol[G]):
         which is secret until the start: a board to answer a square's question on."""
         ...
 
+    def setup_board(self, options: Mapping[str, Any]) -> GameView[Any]:
+        """The board as anyone may see it while the players choose their setups: the
+        match's own (its size, its terrain), showing none of what a setup chooses."""
+        ...
+
     def sample_setup(
         self, settings: Mapping[str, str]
     ) -> tuple[dict[str, Any], tuple[dict[str, str], dict[str, str]]]:

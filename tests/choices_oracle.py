@@ -125,9 +125,17 @@ def _spec(action: Action, flags: dict[str, bool], text: str) -> Spec:
 
 def touches(game: Game, action: Action) -> tuple[Touch, ...]:
     out = [Touch(name(action.origin), FROM)]
-    out += [Touch(name(sq), VIA) for sq in action.path[:-1]]
-    if action.path:
-        out.append(Touch(name(action.path[-1]), TO))
+    landed = game.pos.at(action.dest) if action.path and not action.target else None
+    ghost = action.letter == "X" and game.pos.hidden_assassin(game.pos.side) is not None
+    strikes = (
+        landed is not None and not ghost and landed.side != game.pos.side and landed.is_command
+    )
+    path = action.path[:-1] if strikes else action.path  # it stops before a command piece
+    out += [Touch(name(sq), VIA) for sq in path[:-1]]
+    if path:
+        out.append(Touch(name(path[-1]), TO))
+    if strikes:
+        out.append(Touch(name(action.dest), HIT))
     if action.kind == FIRE:
         line = menus._line(game, action.origin, action.direction)
         out += [Touch(name(sq), VIA) for sq in line[:-1]]

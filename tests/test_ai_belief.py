@@ -12,7 +12,9 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from positions import hidden, position
 
+import ai
 import ai.players
 import ai.pvs
 import ai.search
@@ -128,3 +130,26 @@ def test_the_engine_never_chooses_a_search_the_rules_refuse():
     for text in texts:
         game.apply(text)
     game.end_turn()
+
+
+def test_an_ai_whose_last_action_finds_the_assassin_takes_it_for_free():
+    """R43: a searcher that finds the Assassin and can still attack may take it as a free
+    action. Regression: on the long board, the AI with one action left in its turn (its
+    last command piece) searched, found the enemy Assassin beside the searcher and ended its
+    turn without the free take, leaving it to strike: the host asked the engine again only
+    with two actions or more left, and the turn builder stopped with none left."""
+    game = position(
+        (C, "G", "v9h12"), (O, "G", "v17h1"), hidden(O, "v9h11"),
+        board="long", assassins=True, generals=False,
+    )  # fmt: skip
+    [assassin] = [p for p in game.pos.pieces.values() if p.hidden]
+    game.assassin_starts = (0, assassin.sq)
+    assert game.actions_left == 1
+    texts = ["G v9h12 search"]  # the turn a sampling player chose: its search alone
+    assert ai.plays_alone(game, texts)  # the host stages it and asks again
+    game.apply(texts[0])
+    rest = ai.decide(game.for_player(game.side), "hard", 0.5, 0)
+    [took] = [game.apply(text) for text in rest]
+    assert took.removed == ((O, ASSASSIN, assassin.sq),)
+    game.end_turn()
+    assert not any(piece.kind == ASSASSIN for piece in game.pos.pieces.values())

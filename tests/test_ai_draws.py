@@ -11,6 +11,7 @@ import pytest
 import ai
 from ai.evaluation import balance
 from rules import GameState, Side, game_type
+from rules.torishogi import SWALLOW
 
 STARTS = {
     "tora": ({"board": "short"}, ({"strategy": "aggressive"}, {"strategy": "defensive"})),
@@ -130,3 +131,40 @@ def test_twin_worlds_the_ai_s_answers_to_a_draw_tell_nothing_of_its_assassin() -
         for world in worlds
     ]
     assert answers[0] == answers[1]
+
+
+def first_removal(game_id: str, seed: int) -> tuple[GameState, object]:
+    """A game of random turns up to its first finished turn that removed a piece, and that
+    turn."""
+    rng = random.Random(seed)
+    game = new(game_id)
+    while True:
+        while game.actions_left and game.legal_actions():
+            game.apply(rng.choice(game.legal_actions()))
+        turn = game.end_turn(deadline=True)
+        if removed(game_id, turn):
+            return game, turn
+
+
+def test_the_tora_ai_one_soldier_down_is_level_and_takes_no_draw() -> None:
+    """Regression: on TORA's short board the AI lost a single Archer (1 point, the smallest
+    piece) and took the draw offered at once, as if it stood clearly worse: its balance
+    counted the point ten times and the piece once more, so one Soldier down was -11, where
+    "level" is within 1 of even (a Soldier) and it takes a draw only behind by more."""
+    game, turn = first_removal("tora", 0)
+    [(loser, kind, _square)] = [r for e in turn.events for r in e.removed]  # type: ignore[attr-defined]
+    assert kind in ("S", "A") and not game.is_over()  # one piece worth 1 point, nothing else
+    assert balance(game, loser) == -1.0 and balance(game, loser.other) == 1.0
+    assert not ai.takes_draw(game, loser)
+
+
+def test_the_torishogi_ai_one_swallow_down_is_level_and_takes_no_draw() -> None:
+    """The same in ToriShogi: one Swallow captured left the board (1) and went to the
+    capturer's hand (1.1), so the balance of the side that lost it was -2.1, and it took a
+    draw one Swallow down."""
+    game, turn = first_removal("torishogi", 0)
+    [event] = [e for e in turn.events if e.captured]  # type: ignore[attr-defined]
+    assert event.captured == SWALLOW and not any(t.events[0].promoted for t in game.turns)
+    loser = event.side.other
+    assert balance(game, loser) == -1.0 and balance(game, loser.other) == 1.0
+    assert not ai.takes_draw(game, loser)

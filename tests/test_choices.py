@@ -9,7 +9,7 @@ import random
 from collections import Counter
 
 import pytest
-from positions import C, O, position
+from positions import C, O, hidden, occupant, position, with_assassins
 
 from rules import GameState, IllegalAction, game_type
 from rules.protocol import FROM, HIT, ROLES, TO, VIA, WITH, Choice
@@ -109,6 +109,44 @@ def test_a_move_onto_an_enemy_and_an_attack_in_place_are_told_apart():
     assert [(t.square, t.role) for t in stay.touches] == [("v5h3", FROM), ("v6h4", HIT)]
     assert [(t.square, t.role) for t in onto.touches] == [("v5h3", FROM), ("v6h4", TO)]
     assert stay.spot == onto.spot == "v6h4"
+
+
+def test_r11_a_soldier_or_cavalry_striking_a_command_piece_is_not_offered_as_moving_onto_it():
+    """A Soldier next to an enemy General strikes it from where it stands and the General
+    stays, doomed (R11; docs/RULES.md: from the square before on the path). `S v5h5-v5h4` was
+    offered as "move onto v5h4, taking the General there", and a Cavalry's strike likewise;
+    each now says where the piece stays and what it attacks, and touches it so."""
+    game = position(
+        (C, "S", "v5h5"), (C, "H", "v7h6"), (O, "G", "v5h4"), (O, "G", "v9h9"), board="long"
+    )
+    soldier = next(c for c in game.choices("Sv5h5") if c.notation == "S v5h5-v5h4")
+    assert soldier.label == "attack the General on v5h4, staying on v5h5"
+    assert [(t.square, t.role) for t in soldier.touches] == [("v5h5", FROM), ("v5h4", HIT)]
+    cavalry = next(c for c in game.choices("Hv7h6") if c.label.endswith("General on v5h4"))
+    assert cavalry.label == "move to v6h5 and attack the General on v5h4"
+    assert [(t.square, t.role) for t in cavalry.touches] == [
+        ("v7h6", FROM),
+        ("v6h5", TO),
+        ("v5h4", HIT),
+    ]
+    for choice, stays in ((soldier, "v5h5"), (cavalry, "v6h5")):
+        played = game.copy()
+        played.apply(choice.notation)
+        assert occupant(played, stays) == ("C", choice.notation[0])
+        assert occupant(played, "v5h4") == ("O", "G")
+    ghost = with_assassins(hidden(C, "v9h12"), (O, "G", "v9h10"))  # it would share the square
+    shares = next(c for c in ghost.choices() if c.notation.startswith("X v9h12-v9h10 via"))
+    assert shares.label.startswith("move to v9h10 (via")
+
+
+def test_r18_a_cavalry_landing_on_a_defending_soldier_is_offered_as_the_trade_it_is():
+    """`H v9h9-v9h8` onto an enemy defending Soldier removes the Cavalry with the Soldier
+    (R18); the menu offered it as "move onto v9h8, taking the Soldier there"."""
+    game = position((C, "H", "v9h9"), (O, "S", "v9h8", {"defending": True}), board="long")
+    choice = next(c for c in game.choices() if c.notation == "H v9h9-v9h8")
+    assert choice.label == "move onto v9h8, trading the Cavalry for the Soldier there"
+    event = game.copy().apply(choice.notation)
+    assert {(side, kind) for side, kind, _sq in event.removed} == {(O, "S"), (C, "H")}
 
 
 def test_a_cannon_shot_touches_its_line_up_to_the_first_piece_and_its_supporters():

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from harness.stage import Stage
 from render.coordinates import coordinates_of
 
@@ -66,3 +68,18 @@ async def test_help_and_rules_follow_the_game_of_the_match_at_hand(tmp_path: Pat
         tora = await stage.slash("dan", "help", game="tora", channel=dm)
         assert tora.text.startswith("**TORA by chat: a quick start**") and "`v5h7`" in tora.text
         assert tora.files[0].data == coordinates_of("tora")
+
+
+@pytest.mark.parametrize("game", ["tora", "torishogi", "torii"])
+async def test_the_quick_starts_picture_is_drawn_in_the_readers_language(game: str) -> None:
+    """``/tora help`` in Japanese: the quick start's coordinates picture says who is to act
+    in Japanese too, not in English (every image's own words are converted)."""
+    from bot.app import guide
+    from bot.i18n import speaking
+
+    with speaking("en"):
+        english = await guide.quick_start(None, None, game)  # type: ignore[arg-type]
+    with speaking("ja"):
+        japanese = await guide.quick_start(None, None, game)  # type: ignore[arg-type]
+    assert japanese.text != english.text
+    assert japanese.files[0].data != english.files[0].data

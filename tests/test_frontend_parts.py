@@ -407,6 +407,12 @@ def test_ts5_ti15_and_every_games_pieces_and_powers_are_looked_up() -> None:
         assert name in rulebook.topics()
 
 
+def test_a_ruling_id_typed_with_a_space_finds_that_ruling() -> None:
+    """`R 25` is R25, not ToriShogi's Right Quail (R) nor a word search for `TS 5`."""
+    for typed, wanted in (("R 25", "R25"), ("TS 5", "TS5"), ("ti 15", "TI15")):
+        assert rulebook.lookup(typed) == rulebook.lookup(wanted), rulebook.lookup(typed)[:120]
+
+
 def test_each_game_has_its_own_quick_start() -> None:
     assert "`v5h7`" in rulebook.help_text("tora")
     torishogi = rulebook.help_text("torishogi")
@@ -414,6 +420,15 @@ def test_each_game_has_its_own_quick_start() -> None:
     torii = rulebook.help_text("torii")
     assert "Torii" in torii and "Spirit" in torii and "Archer" not in torii
     assert "`/tora help game:torishogi` (ToriShogi)" in rulebook.help_text("tora")
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_each_quick_start_tells_a_new_player_how_to_practise_against_the_ai(game: str) -> None:
+    """With nobody to play, a new player read of challenges to people and the ladder queue
+    only: not of the AI, nor of a practice game's Hint, the bot's way of teaching a game."""
+    text = rulebook.help_text(game)
+    challenge = "`/tora challenge ai:easy" + ("`" if game == "tora" else f" game:{game}`")
+    assert challenge in text and "**Hint**" in text, text
 
 
 @pytest.mark.parametrize(

@@ -101,3 +101,20 @@ async def test_head_to_head_counts_only_results_still_standing(db: Config) -> No
         record = await boards.head_to_head(GUILD, "short", 1, 2)
         assert (record.first_wins, record.second_wins, record.draws) == (0, 1, 1)
         assert record.matches == [ids[2], ids[1]]
+
+
+@pytest.mark.parametrize("name", ["ann", "Bartholomew Montgomery-Whitfield"])
+def test_a_provisional_rating_stays_marked_on_the_ladder_picture_whatever_the_name(
+    name: str,
+) -> None:
+    """The picture marks a provisional rating "?" after the name, as the text marks it;
+    with Discord's longest name the mark was cut off with the name, showing the rating as a
+    settled one. The name is cut, not the mark."""
+    from bot.ladder.boards import Line, Page
+    from storage.competitions.ladders import LadderKey
+
+    def picture(provisional: bool) -> bytes:
+        line = Line(1, 7, name, 1500.0, 300.0, provisional, 3, 2, 1, 0, streak=1, trend=12.0)
+        return Page(LadderKey(1, "short", 1), 1, 1, [line]).drawing()()
+
+    assert picture(True) != picture(False)

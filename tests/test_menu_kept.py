@@ -108,15 +108,17 @@ def test_a_choice_is_found_again_only_where_it_says_the_same() -> None:
     attack = Action(MOVE, "G", v5h7, (v4h6,), v3h6)
     fire = Action(FIRE, "C", v5h7, direction=0)
     asked = [
-        (move, "G v5h7-v4h6", "", "", False, True, "Gv5h7", ()),
-        (move, "G v5h7-v4h6", "", "", True, True, "Gv5h7", ()),
-        (move, "G v5h7-v4h6", "", "", False, False, "Gv5h7", ()),
-        (move, "G v5h7-v4h6", "Soldier", "", False, True, "Gv5h7", ()),
-        (move, "G v5h7-v4h6", "", "", False, True, "Xv5h7", ()),
-        (attack, "G v5h7-v4h6 x v3h6", "", "", False, True, "Gv5h7", ()),
-        (attack, "G v5h7-v4h6 x v3h6", "", "Soldier", False, True, "Gv5h7", ()),
-        (fire, "C v5h7 fire n", "", "", False, True, "Cv5h7", (v4h6,)),
-        (fire, "C v5h7 fire n", "", "", False, True, "Cv5h7", (v4h6, v3h6)),
+        (move, "G v5h7-v4h6", ("", "", ""), False, True, "Gv5h7", ()),
+        (move, "G v5h7-v4h6", ("", "", ""), True, True, "Gv5h7", ()),
+        (move, "G v5h7-v4h6", ("", "", ""), False, False, "Gv5h7", ()),
+        (move, "G v5h7-v4h6", ("Soldier", "", menus.TAKE), False, True, "Gv5h7", ()),
+        (move, "G v5h7-v4h6", ("General", "", menus.STRIKE), False, True, "Gv5h7", ()),
+        (move, "G v5h7-v4h6", ("Soldier", "", menus.TRADE), False, True, "Gv5h7", ()),
+        (move, "G v5h7-v4h6", ("", "", ""), False, True, "Xv5h7", ()),
+        (attack, "G v5h7-v4h6 x v3h6", ("", "", ""), False, True, "Gv5h7", ()),
+        (attack, "G v5h7-v4h6 x v3h6", ("", "Soldier", ""), False, True, "Gv5h7", ()),
+        (fire, "C v5h7 fire n", ("", "", ""), False, True, "Cv5h7", (v4h6,)),
+        (fire, "C v5h7 fire n", ("", "", ""), False, True, "Cv5h7", (v4h6, v3h6)),
     ]
     for _ in range(2):  # the second time, each is found kept
         made = [menus._choice(*args) for args in asked]

@@ -347,3 +347,16 @@ def test_the_quick_starts_picture_names_the_side_to_act_once(game, monkeypatch):
     monkeypatch.setattr(English, "_", recording)
     coordinates_of.__wrapped__(game)
     assert not [text for text in said if "(Challenger)" in text or "(Opposition)" in text], said
+
+
+def test_r28_a_new_games_board_shows_no_marks_of_the_game_before() -> None:
+    """A series to a target: the Opposition's General falls, game 2 begins on a fresh board.
+    Its picture shows no last turn (no arrow from v5h7, no struck General on v5h4): that
+    turn was played on game 1's board. The texts still tell it (``last_turn``)."""
+    from test_rules_outcomes import general_falls
+
+    view = general_falls(target=20).view_for(None)
+    assert view.game_number == 2 and view.round == 1 and view.last_turn and view.round_end
+    info = StatusInfo("ann", "bob", "due in 5 h")
+    fresh = replace(view, last_turn=(), last_turn_side=None, round_end=())
+    assert board_png(view, info) == board_png(fresh, info)

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from positions import C, O, at, bare, begin, put, sq
+from positions import C, O, at, bare, begin, position, put, sq, with_assassins
 from rules_helpers import end_the_turn
 
 from rules.tora import (
@@ -604,6 +604,21 @@ def test_r51_malformed_notation(text, reason):
     assert not isinstance(caught.value, IllegalAction | AmbiguousAction)
 
 
+def test_r43_r51_a_search_cannot_follow_an_attack():
+    """R51 has no form for an attack and a search in one action: a search follows at most a
+    move (R43). The text is refused as such, never read as a search whose attack is then
+    judged (a forest on a board without one, an attack the Archer may make)."""
+    g = with_assassins((C, "A", "v9h12"), (O, "A", "v9h10"), (O, "A", "v9h11"))
+    for text in (
+        "A v9h12 x v9h10 search",
+        "A v9h12 x v9h11 search",
+        "A v9h12-v9h13 x v9h11 search",
+    ):
+        with pytest.raises(MalformedAction) as caught:
+            g.parse_action(text)
+        assert "'search' cannot follow an attack" in caught.value.reason
+
+
 @pytest.mark.parametrize(
     ("text", "rule", "reason"),
     [
@@ -630,6 +645,19 @@ def test_r51_illegal_actions_name_their_rule(text, rule, reason):
     assert caught.value.rule == rule
     assert reason in caught.value.reason
     assert f"({rule})" in str(caught.value)
+
+
+def test_r21_a_cannon_told_to_attack_a_square_is_told_it_attacks_by_firing():
+    """A ready, supported Cannon told to attack an enemy (`x`) is told, as a Soldier is told
+    it attacks by landing, that a Cannon attacks only by firing in a direction (R21)."""
+    g = position((C, "C", "v5h5"), (C, "S", "v4h5"), (C, "S", "v6h5"), (O, "A", "v5h3"))
+    assert "C v5h5 fire W" in [g.notation(a) for a in g.legal_actions()]
+    for text in ("C v5h5 x v5h3", "C v5h5-v5h4 x v5h3"):
+        exc = refused(g, text)
+        assert exc.rule == "R21"
+        assert "a Cannon attacks only by firing in a direction (write C v5h5 fire <direction>)" in (
+            exc.reason
+        )
 
 
 def test_r51_via_must_be_a_middle_square_of_the_shot():

@@ -37,3 +37,26 @@ def test_a_hidden_assassin_is_told_only_by_its_victims() -> None:
     assert event.public().words(NAMES) == (
         "ann's hidden Assassin strikes unseen and takes bob's Soldier on v9h11"
     )
+
+
+def test_r18_r42_a_piece_is_never_said_to_take_its_own_side() -> None:
+    """Every piece an action removed was told as taken by the acting piece, its own side's
+    losses included: a Cavalry trade (R18) read "... takes bob's Soldier on v9h8 and ann's
+    Cavalry on v9h9", and an Assassin revealed on an enemy's square as it strikes a General
+    (R42, R43) "ann's Assassin on v9h11 takes ann's Assassin on v9h11 ...". The acting
+    piece is now said to be lost, with any piece of its own that goes with it."""
+    trade = position((C, "H", "v9h9"), (O, "S", "v9h8", {"defending": True}), board="long")
+    assert trade.apply("H v9h9-v9h8").words(NAMES) == (
+        "ann's Cavalry on v9h9 takes bob's Soldier on v9h8 and is lost"
+    )
+    taken = with_assassins(hidden(C, "v9h11"), (O, "A", "v9h11"), (O, "G", "v9h10"))
+    assert taken.apply("X v9h11 x v9h10").words(NAMES) == (
+        "ann's Assassin on v9h11 dooms the command piece on v9h10 and is lost "
+        "(the Assassin is revealed on v9h11, on an enemy's square, and taken)"
+    )
+    shared = with_assassins(hidden(C, "v9h11"), (C, "S", "v9h11"), (O, "G", "v9h10"))
+    assert shared.apply("X v9h11 x v9h10").words(NAMES) == (
+        "ann's Assassin on v9h11 dooms the command piece on v9h10 and is lost with ann's "
+        "Soldier on v9h11 (the Assassin is revealed on v9h11, sharing the square with its "
+        "own Soldier: both are removed)"
+    )

@@ -10,6 +10,7 @@ import contextlib
 from collections.abc import AsyncIterator
 from types import SimpleNamespace
 
+import event_helpers as events
 import pytest
 from ladder_fixtures import GUILD, desk_of, runner_of
 
@@ -108,6 +109,35 @@ async def test_no_hints_in_rated_games(h: Harness) -> None:
         await h.service.hint(HERE, ANN)
 
 
+async def test_no_hints_nor_pauses_in_an_unrated_event_game_against_the_ai(h: Harness) -> None:
+    """Regression: in an (unrated, the default) Swiss event with ``ai_fill``, the player the
+    odd round leaves over plays the AI, a game that counts in the standings (E11); it was
+    taken for a practice game, and ``/tora hint`` (and the Hint button) gave that player the
+    ``hard`` AI's turn, help no other entrant had; and the AI agreed to a pause it never
+    resumes, holding the round up. Only the practice games a player opens with
+    ``/tora challenge ai:`` give hints and pauses."""
+    desk = await events.desk_of(h)
+    await events.create(desk, "Odd", "torishogi", "swiss", rounds=2, ai_fill="easy")
+    for n in (1, 2, 3):
+        await desk.join(events.HERE, events.user(n), "Odd")
+    await desk.begin(events.HERE, events.ADMIN, "Odd", admin=True)
+    await h.settle()
+    snap = await events.snapshot(h, "Odd")
+    [against_ai] = [p for p in snap.pairings if p.second_id == robot("easy").id]
+    hosted = await h.store.hosting.get(against_ai.hosted_id)
+    place = Place(events.GUILD, hosted.channel_id)
+    with pytest.raises(Refused, match="Hints are given in practice games only"):
+        await h.service.hint(place, events.user(against_ai.first_id))
+    await h.service.pause(place, events.user(against_ai.first_id))
+    await h.settle()
+    said = h.delivery.texts(hosted.channel_id)[-1]
+    assert said.endswith(
+        f"declines p{against_ai.first_id}'s pause proposal. The AI agrees to a pause in "
+        "practice games only: it never resumes a match itself, and no other match may wait "
+        "paused for ever."
+    ), said
+
+
 async def test_a_rated_game_against_the_ai_goes_on_the_ai_ladder(h: Harness) -> None:
     await h.service.challenge_ai(HERE, ANN, "hard", Terms(game="torishogi"))
     await h.settle()
@@ -133,6 +163,33 @@ async def test_the_ai_declines_a_draw_when_it_is_not_worse_and_agrees_to_a_pause
     assert texts(h)[-1].startswith("ann and AI (easy) agreed to pause")
 
 
+async def test_the_torii_ai_takes_no_draw_offered_after_the_first_turn(h: Harness) -> None:
+    """Regression: in a rated Torii match against ``AI (master)`` (its ladder), ann placed
+    three Followers with her first turn and offered a draw while the AI thought: the AI took
+    it, "standing worse" by three Followers, only the turn ann had just had (in Torii the side
+    to act is behind by what the other has just placed). Any opening turn drew against the
+    strongest AI. The position is level: it declines."""
+    await h.service.challenge_ai(
+        HERE,
+        ANN,
+        "master",
+        Terms(game="torii", rated=True, turn_seconds=10 * HOUR, roles="challenger"),
+    )
+    await h.settle()
+    await h.service.setup(HERE, ANN, {"spirit": "Kitsune"})
+    await h.settle()
+    started, gate = await _gated_search(h)
+    await h.service.play(HERE, ANN, "3 c3 c4 c6")
+    await h.service.end_turn(HERE, ANN)
+    await asyncio.wait_for(started.wait(), 30)  # the AI is thinking
+    await h.service.draw(HERE, ANN)
+    gate.set()
+    await h.settle()
+    posted = "\n".join(texts(h))
+    assert "AI (master) (Opposition) declines ann's draw offer." in posted, posted[-1500:]
+    assert "agreed to a draw" not in posted, posted[-1500:]
+
+
 async def test_the_ai_declines_a_pause_of_a_rated_match_and_says_why(h: Harness) -> None:
     """Regression: the AI agreed to every pause and never resumes (docs/SERVICE.md: pause
     needs both players so that neither can hold a match hostage): a player losing a rated
@@ -146,7 +203,7 @@ async def test_the_ai_declines_a_pause_of_a_rated_match_and_says_why(h: Harness)
     await h.settle()
     assert texts(h)[-1] == (
         "AI (easy) (Opposition) declines ann's pause proposal. The AI agrees to a pause in "
-        "practice games only: it never resumes a match itself, and a rated one must not wait "
+        "practice games only: it never resumes a match itself, and no other match may wait "
         "paused for ever."
     )
     [hosted] = await h.service.matches_of(ANN.id)
@@ -439,6 +496,51 @@ async def test_the_ai_does_not_take_back_a_turn_whose_search_looked_for_its_hidd
     await h.settle()
     posted = "\n".join(texts(h))
     assert "accepted ann's takeback" not in posted, posted[-1500:]
+
+
+async def test_a_takeback_asked_once_the_ai_staged_its_search_is_declined_and_it_plays_on(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R10: on TORA's long board the AI stages its search alone and thinks again for the
+    rest of its turn; ann asks to take back her last turn meanwhile. Regression: the AI
+    agreed to every takeback, accepting it was refused (it would take back the AI's search)
+    three times in a row, and the AI gave up: it neither played its turn nor answered, and
+    the match sat until its clock ran out. It declines such a takeback now, saying why."""
+    real = ai.decide
+
+    def searching_first(game, level, seconds, seed):
+        if game.staged():
+            return real(game, level, seconds, seed)
+        searches = [a for a in game.legal_actions() if getattr(a, "kind", None) == "search"]
+        return [game.notation(searches[0])]
+
+    monkeypatch.setattr(ai, "decide", searching_first)
+    await practice(h, options={"board": "long", "assassins": True})
+    await h.service.setup(HERE, ANN, {"strategy": "defensive", "ruler": "K", "assassin": "v8h17"})
+    await h.settle()
+    robots = h.service._robots
+    search = robots.search
+    calls: list[int] = []
+    second, gate = asyncio.Event(), asyncio.Event()
+
+    async def gated(*args: object) -> list[str]:
+        calls.append(1)
+        if len(calls) == 2:  # the rest of the turn, after the search staged alone
+            second.set()
+            await gate.wait()
+        return await search(*args)
+
+    robots.search = gated  # type: ignore[method-assign]
+    await h.service.end_turn(HERE, ANN)  # ann passes
+    await asyncio.wait_for(second.wait(), 30)  # the search is staged; the AI thinks on
+    await h.service.takeback(HERE, ANN)
+    gate.set()
+    await h.settle()
+    posted = "\n".join(texts(h))
+    assert "AI (easy) (Opposition) declines ann's takeback request. " in posted, posted[-1500:]
+    assert any(t.startswith(AI_ENDED) for t in texts(h)), posted[-1500:]
+    hosted = (await h.service.matches_of(ANN.id))[0]
+    assert "rewind" not in hosted.offers
 
 
 async def test_the_ai_declining_a_draw_still_agrees_to_the_pause_asked_with_it(

@@ -263,6 +263,27 @@ def test_the_summary_names_the_players_safely_and_says_when_a_win_was_missed() -
     ]
 
 
+async def test_ts10_an_analysis_says_a_losing_repetition_lost_the_game_not_missed_a_win(
+    h: Harness,
+) -> None:
+    """Both Phoenixes step back and forth: bob's 12th turn makes the start occur the fourth
+    time and loses (TS10). The analysis said he played it "(a win missed, by its
+    evaluation)"; he missed no win, his move lost the game on the spot."""
+    assert h.store is not None
+    for user in (ANN, BOB):
+        await h.store.save_player(user.id, user.name)
+    kind = game_type("torishogi")
+    match = await h.store.create_match(GUILD, ANN.id, BOB.id, kind.new_game({}, ({}, {})))
+    for text in ["d1c2", "d7c6", "c2d1", "c6d7"] * 3:
+        match.act(text)
+        match.end_turn()
+    assert "repetition" in str(match.game.outcome())
+    await h.store.save(match)
+    report = await h.service.analyse(match.id, ANN, GUILD)
+    (line,) = [each for each in report.text.splitlines() if "Turn 12," in each]
+    assert "a win missed" not in line and "which lost the game at once" in line, line
+
+
 async def test_one_analysis_of_a_player_s_is_worked_out_at_a_time(h: Harness) -> None:
     match = await finished(h, "torii", turns=2)  # a hint a turn: two turns keep it short
     both = await asyncio.gather(

@@ -280,6 +280,21 @@ async def test_only_the_players_act_and_only_on_their_turn(h: Harness) -> None:
     assert not spectator.private and spectator.files[0].data.startswith(b"board:")
 
 
+async def test_a_turn_asked_for_before_the_challenge_is_accepted_says_so(h: Harness) -> None:
+    """Not "both players must finish their setup": ToriShogi has none, and nobody has
+    accepted. The challenged player is told how to accept; the challenger, who waits on."""
+    service = h.service
+    await service.challenge(HERE, ANN, BOB, Terms(game="torishogi", rated=False))
+    await h.settle()
+    for ask in (service.hint, service.menu):
+        with pytest.raises(Refused) as refused:
+            await ask(HERE, BOB)
+        said = str(refused.value)
+        assert "setup" not in said and "accept it with `/tora accept`" in said, said
+        with pytest.raises(Refused, match="not been accepted yet: it begins once bob accepts"):
+            await ask(HERE, ANN)
+
+
 async def test_the_rate_limit_refuses_clearly(tmp_path: Path) -> None:
     async with Harness(tmp_path / "t.sqlite3", settings=Settings(burst=3, every=2.0)) as h:
         service = h.service
@@ -508,6 +523,55 @@ async def test_abort_only_before_the_first_round_is_complete(h: Harness) -> None
     await service.end_turn(HERE, BOB)
     with pytest.raises(Refused, match="can no longer be aborted"):
         await service.abort(HERE, ANN)
+
+
+SETUPS = {
+    "tora": ({"strategy": "aggressive"}, {"strategy": "defensive"}),
+    "torishogi": (),  # no setup: the game begins at once
+    "torii": ({"spirit": "Kitsune"}, {"spirit": "Tatsu"}),
+}
+
+
+@pytest.mark.parametrize("game", ["tora", "torishogi", "torii"])
+async def test_an_aborted_matchs_final_board_does_not_read_as_a_running_turn(
+    tmp_path: Path, game: str
+) -> None:
+    """An abort (or an admin's cancel) ends a running match without an outcome: the end
+    post's final board says so, with no one to act and no deadline, where it read "bob
+    (Opposition) to move · due in 10 h" as a running turn's board does."""
+    from bot.app.pictures import PillowRenderer
+    from bot.service import Status
+    from bot.service.testing import DigestRenderer
+    from storage import Config
+
+    class Recording(DigestRenderer):
+        def __init__(self) -> None:
+            self.boards: list[tuple[Any, Status]] = []
+
+        def board(self, view: Any, status: Status, language: str = "en") -> bytes:
+            self.boards.append((view, status))
+            return super().board(view, status, language)
+
+    recording = Recording()
+    h = Harness(Config(path=tmp_path / "db.sqlite"), renderer=recording)
+    await h.open()
+    try:
+        await h.service.challenge(HERE, ANN, BOB, Terms(game=game, turn_seconds=36000))
+        await h.service.accept(HERE, BOB)
+        for player, answers in zip((ANN, BOB), SETUPS[game], strict=False):
+            await h.service.setup(HERE, player, answers)
+        await h.settle()
+        running = recording.boards[-1]
+        await h.service.abort(HERE, ANN)
+        await h.settle()
+        assert "aborted the match" in texts(h)[-1]
+        view, status = recording.boards[-1]  # the end post's final board
+    finally:
+        await h.close()
+    assert status.deadline == "" and status.headline
+    drawn = PillowRenderer(0)
+    for beside in (running[1], Status("ann", "bob")):  # a running turn's, with its deadline or not
+        assert drawn.board(view, status) != drawn.board(view, beside)
 
 
 async def test_abort_during_setup_and_admin_cancellation(h: Harness) -> None:

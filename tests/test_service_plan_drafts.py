@@ -135,3 +135,21 @@ async def test_a_stored_draft_that_no_longer_plays_opens_empty(h: Harness) -> No
     assert draft.theirs == () and draft.mine == () and not draft.replying
     draft = await h.running.draft_plan(HERE, ANN, pick="a5a4")  # and it is made again
     assert draft.theirs == ("a5a4",)
+
+
+async def test_a_plans_picture_shows_the_opponents_expected_actions_picked_so_far(
+    h: Harness,
+) -> None:
+    """Planning a reply in TORA, ann picks bob's expected turn action by action: the panel's
+    picture shows each pick (the piece moved, the action drawn), where it stayed the board
+    as it is, the same after every pick, the letters of a piece's next action pointing at
+    squares where no piece stood."""
+    theirs, _mine = await tora_turns_to_plan(h)
+    assert len(theirs) >= 2
+    before = (await h.running.draft_plan(HERE, ANN)).menu.picture
+    picked = await h.running.draft_plan(HERE, ANN, pick=theirs[0])
+    assert picked.theirs == (theirs[0],) and not picked.replying
+    assert picked.menu.picture is not None and before is not None
+    assert picked.menu.picture.data != before.data
+    again = await h.running.draft_plan(HERE, ANN, pick=theirs[1])
+    assert again.menu.picture is not None and again.menu.picture.data != picked.menu.picture.data

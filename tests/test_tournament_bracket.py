@@ -43,3 +43,15 @@ def test_a_large_events_standings_and_bracket_stay_a_readable_size() -> None:
     bracket = Image.open(io.BytesIO(bracket_png("Open", [tier])))
     sizes = {"crosstable": table.size, "bracket": bracket.size}
     assert all(max(size) <= 3000 for size in sizes.values()), sizes
+
+
+def test_a_substitute_stays_marked_on_the_bracket_whatever_the_name() -> None:
+    """A substitute is "(sub)" on the bracket; with Discord's longest name the mark was cut
+    off with the name (as "(withdrawn)" on the standings). The name is cut, not the mark."""
+    longest = "Bartholomew Montgomery-Whitfield"
+
+    def bracket(second: str) -> bytes:
+        match = BracketMatch("ann", second, (0, 0), None, 0, ("ann", longest))
+        return bracket_png("Cup", [[match]])
+
+    assert bracket(f"{longest} (sub)") != bracket(longest)

@@ -10,6 +10,7 @@ import pytest
 from service_helpers import drawn_here
 from tournament_helpers import ADMIN, HERE, desk_for, hunt, players_here, resign_at_once
 
+from bot.app.listing import Listing
 from bot.service import NotAllowed, Place, Refused, User
 from bot.service.testing import Harness
 from bot.tournament import desk as desk_module
@@ -228,6 +229,32 @@ async def test_t17_a_lapsed_setup_is_not_said_to_record_nothing(h: Harness) -> N
     assert any(t.startswith("Game 1 is over, won by ann") for t in texts), texts
     [lapsed] = [t for t in texts if "setup was not finished in time" in t]
     assert "Nothing is recorded" not in lapsed and "match is off" not in lapsed, lapsed
+
+
+async def test_t17_a_setup_reminder_warns_of_the_forfeit_not_a_match_called_off(h: Harness) -> None:
+    """In a tournament game a setup left unfinished loses by forfeit once the opponent has
+    chosen (T17): bob's reminder said "or the match is called off", as in a challenge."""
+    await cup(h, ANN, BOB)
+    place = thread_of(h, ANN, BOB)
+    await h.service.setup(place, ANN, {"strategy": "aggressive"})
+    await h.advance(86400 * 0.85)  # the reminder comes at 80 % of the setup's time
+    [reminder] = [
+        d.message.text
+        for d in h.delivery.user(BOB.id)
+        if d.message.text.startswith("Reminder: choose your setup")
+    ]
+    assert "called off" not in reminder and "by forfeit" in reminder, reminder
+
+
+async def test_t17_a_lapsed_setup_is_listed_as_the_forfeit_it_scored(h: Harness) -> None:
+    """ann won her tournament game by forfeit when bob never finished his setup (T17), but
+    her ``/tora games`` listed it as "the setup lapsed, without a result"."""
+    await cup(h, ANN, BOB)
+    place = thread_of(h, ANN, BOB)
+    await h.service.setup(place, ANN, {"strategy": "aggressive"})
+    await h.advance(2 * 86400)
+    said = await Listing(h.service).games(ANN.id)
+    assert "the setup lapsed: ann wins by forfeit" in said, said
 
 
 async def test_a_void_game_says_why_in_the_server_s_language(h: Harness) -> None:

@@ -1139,3 +1139,32 @@ def test_a_round_robins_schedule_post_fits_one_discord_message() -> None:
     ]
     text = event_texts.round_opened(event, 0, rounds, None, 0.0, names)
     assert len(text) <= 2000, len(text)
+
+
+async def test_a_withdrawn_player_stays_marked_on_the_standings_picture_whatever_the_name(
+    h: Harness,
+) -> None:
+    """A player who left a Swiss is "(withdrawn)" on the standings picture (the text leaves
+    it to the image); with Discord's longest name the cell was cut to the player column with
+    the mark, so the picture showed them as still playing. The name is cut, not the mark."""
+    from dataclasses import replace
+
+    from bot.tournament.event_tables import standings_table
+    from render.event_table import event_table_png
+
+    longest = "Bartholomew Montgomery-Whitfield"  # 32 characters: Discord's longest name
+    desk = await desk_of(h)
+    await create(desk, "Spring", "torishogi", "swiss", rounds=3)
+    leaver = User(4, longest)
+    for player in (user(1), user(2), user(3), leaver):
+        await desk.join(HERE, player, "Spring")
+    await desk.begin(HERE, ADMIN, "Spring", admin=True)
+    await h.settle()
+    await desk.leave(HERE, leaver, "Spring")
+    await h.settle()
+    snap = await snapshot(h, "Spring")
+    names = await h.store.events.names(e.player_id for e in snap.entries)
+    table = standings_table(snap, names)
+    assert any(row[1] == f"{longest} (withdrawn)" for row in table.rows)
+    bare = tuple((row[0], longest, *row[2:]) if longest in row[1] else row for row in table.rows)
+    assert event_table_png(table) != event_table_png(replace(table, rows=bare))

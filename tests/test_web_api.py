@@ -488,3 +488,49 @@ async def test_a_board_drawn_from_the_other_side_where_the_game_can(w: World) ->
     front = (await w.get(f"/api/m/{match}/board.png"))[1]
     back = (await w.get(f"/api/m/{match}/board.png?flip=1"))[1]
     assert front != back and back[:4] == b"\x89PNG"
+
+
+async def test_the_board_now_is_kept_only_under_the_address_naming_it(w: World) -> None:
+    """The board now is fetched at the address the state names (``v``: a digest of what it
+    is drawn from); a page a moment behind asks the old address after a turn, and a
+    takeback names that address again: the newer picture answered there is kept nowhere,
+    or a reader would be shown the move taken back."""
+    match = await w.playing(Terms(game="torishogi", turn_seconds=36000, rated=False))
+    assert w.client is not None
+    start_url = (await w.get(f"/api/m/{match}"))[1]["board"]["url"]
+    async with w.client.get(start_url) as answer:
+        start_picture, caching = await answer.read(), answer.headers["Cache-Control"]
+    assert "max-age" in caching  # at its own address
+    await w.service.play(HERE, ANN, "c3c4")
+    await w.service.end_turn(HERE, ANN)
+    async with w.client.get(start_url) as answer:  # a page a moment behind
+        late_picture, caching = await answer.read(), answer.headers["Cache-Control"]
+    await w.service.takeback(HERE, ANN)
+    await w.service.takeback(HERE, BOB)
+    assert (await w.get(f"/api/m/{match}"))[1]["board"]["url"] == start_url
+    assert late_picture != start_picture
+    assert caching == "no-store"
+
+
+async def test_the_match_pages_picture_during_a_long_board_setup_is_the_long_board(
+    w: World,
+) -> None:
+    """A TORA match on the long board, both players choosing their setup: the public page
+    showed the quick start's picture (a short board, both armies in a made-up formation,
+    "Challenger to act · 3 of 3 actions left"). It shows the match's own board, no army on
+    it, and nobody to act."""
+    import io
+
+    from PIL import Image
+
+    from render.tora.layout import layout_for
+
+    reply = await w.service.challenge(HERE, ANN, BOB, Terms(options={"board": "long"}))
+    await w.service.accept(HERE, BOB)
+    assert reply.stamp is not None
+    state = (await w.get(f"/api/m/{reply.stamp.match}"))[1]
+    assert state["phase"] == "setup"
+    async with w.client.get(state["board"]["url"]) as answer:  # type: ignore[union-attr]
+        picture = Image.open(io.BytesIO(await answer.read()))
+    assert picture.width == layout_for(17).width
+    assert state["board"]["width"] == picture.width

@@ -257,3 +257,22 @@ async def test_a_public_picture_in_the_readers_language_tells_caches_it_varies(w
                 assert "Accept-Language" in answer.headers.get("Vary", ""), path
                 pictures.append(await answer.read())
         assert pictures[0] != pictures[1], path
+
+
+async def test_the_board_pictures_paused_clock_is_worded_in_the_pictures_language(
+    w: World,
+) -> None:
+    """A paused match of a Japanese server, on its web page: the picture's strip is Japanese,
+    and so is its pause's time left ("paused, 10 h left" was in English), as on Discord."""
+    from bot.app.boards import Boards
+
+    match = await w.playing(Terms(game="torishogi", turn_seconds=36000))
+    await w.service.records.choose_server_language(HERE.guild_id, "ja")
+    await w.service.pause(HERE, ANN)
+    await w.service.pause(HERE, BOB)
+    look = await w.service.look(match)
+    assert "paused" in look.status.deadline  # the look's, in English
+    language = await Boards(w.service).language(look)
+    assert language == "ja"
+    info = Boards._drawn(look, None, False, language).paint.args[1]  # what the picture shows
+    assert info.deadline and "paused" not in info.deadline, info.deadline

@@ -69,7 +69,7 @@ async def test_a_worker_draws_the_pictures_a_thread_draws(
     status, own = await w.get(f"/api/me/board.png?pick={group}", token)
     assert status == 200 and own == await in_thread.own_png(match, C, group, False)
     status, public = await w.get(f"/api/m/{match}/board.png")
-    assert status == 200 and public == await in_thread.public_png(match, False)
+    assert status == 200 and public == (await in_thread.public_png(match, False))[0]
     assert drawers(w) is not None
     assert not [r for r in caplog.records if "pickle" in r.getMessage()]  # none in a thread
 

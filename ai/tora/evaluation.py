@@ -11,23 +11,26 @@ from rules.tora import VALUES as TORA_VALUES
 
 from .belief import cached_belief
 
+POINT = 10.0  # a point's weight in the evaluation, against a Soldier on the board's 1
 PRESSURE = 0.05  # per step between a piece and the nearest enemy command piece
 ASSASSIN_RISK = 0.3  # of a piece's value, when the enemy Assassin surely reaches it
 
 
 def balance(game: Game, side: Side) -> float:
-    """Points and material: what only a removal changes, as both sides know it: the side's
-    own hidden Assassin left out, as the enemy's is unknown to it. Counted in, it stood
-    the side 5 ahead in every level Assassin game, and its answers to a draw, which are
-    public, told whether it had fielded one (R41)."""
+    """Points and material, each in R-values (a Soldier 1), averaged: what only a removal
+    changes, as both sides know it. A piece removed moves both by its value (its owner's
+    material down, the enemy's points up, R27), so one Soldier removed stands its owner one
+    Soldier down; a series' points kept across a reset (R28) still count. The side's own
+    hidden Assassin is left out, as the enemy's is unknown to it. Counted in, it stood the
+    side 5 ahead in every level Assassin game, and its answers to a draw, which are public,
+    told whether it had fielded one (R41)."""
     view = game.view_for(side)
-    return _points(view, side) + _material(view, side, known=True)
+    return (_points(view, side) + _material(view, side, known=True)) / 2
 
 
 def _points(view: View, side: Side) -> float:
-    return 10.0 * (
-        (view.score[side] + view.pending[side]) - (view.score[1 - side] + view.pending[1 - side])
-    )
+    """Points booked and pending (R27), the side's less the enemy's."""
+    return (view.score[side] + view.pending[side]) - (view.score[1 - side] + view.pending[1 - side])
 
 
 def _material(view: View, side: Side, known: bool = False) -> float:
@@ -43,7 +46,8 @@ def _material(view: View, side: Side, known: bool = False) -> float:
 def evaluate(game: Game, side: Side) -> float:
     view = game.view_for(side)
     pull = PRESSURE * _distance_to_command(view, side)
-    return _points(view, side) + _material(view, side) - _exposure(game, side, view) - pull
+    points = POINT * _points(view, side)
+    return points + _material(view, side) - _exposure(game, side, view) - pull
 
 
 def _distance_to_command(view: View, side: Side) -> int:

@@ -29,7 +29,7 @@ from rules.torishogi import (
     ToriShogiGame,
 )
 
-from .tables import HANDV, VALUE, material
+from .tables import VALUE, material
 
 TEMPO = 12
 # How much an enemy piece near a Phoenix (or in hand, to be dropped there) threatens it.
@@ -101,10 +101,18 @@ def evaluate(game: ToriShogiGame, side: Side) -> float:
 
 
 def balance(game: ToriShogiGame, side: Side) -> float:
-    """Material on the board and in hand, in Swallows: what only a capture changes (the
-    square bonuses left out, so a drop moves only a hand's tenth)."""
+    """Material on the board and in hand, in Swallows, each piece at its board value (the
+    square bonuses and the hand's premium left out, so a drop moves nothing), the side's less
+    the enemy's, halved: what only a capture (or a promotion) changes. A capture moves a
+    piece from one side to the other, so one Swallow taken stands its owner one Swallow
+    down, not two and a tenth."""
     pos = game.pos
-    total = sum((VALUE[p & 15] if p >> 4 == 0 else -VALUE[p & 15]) for p in pos.board if p) + sum(
-        HANDV[who][kind] * count for who in (0, 1) for kind, count in enumerate(pos.hands[who])
+    board = sum((VALUE[p & 15] if p >> 4 == 0 else -VALUE[p & 15]) for p in pos.board if p)
+    hands = sum(
+        VALUE[kind] * (count if who == 0 else -count)
+        for who in (0, 1)
+        for kind, count in enumerate(pos.hands[who])
+        if count
     )
+    total = (board + hands) / 2
     return (total if side == Side(0) else -total) / VALUE[SWALLOW]

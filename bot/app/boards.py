@@ -43,7 +43,7 @@ from rules.protocol import Choice, ChoiceGroup
 from rules.records import RecordError, ReplayError
 
 from .board_memo import RECORDS, STATES, Kept, States, fingerprint, record_key, versioned
-from .listing import ending_words
+from .listing import closing_words
 from .page_words import page_text, setup_text
 from .pictures import BytesCache, worded
 
@@ -219,8 +219,7 @@ class Boards:
             width, height = (await self._picture(look, None, flip, language)).size
             cells = {name: list(cell) for name, cell in sorted(layout[2])}
             known = self._layouts.keep(layout, {"width": width, "height": height, "cells": cells})
-        digest = hashlib.sha256(repr(drawn.key).encode()).hexdigest()[:12]
-        return {"url": f"{url}?flip={int(flip)}&v={digest}"} | known
+        return {"url": f"{url}?flip={int(flip)}&v={drawn.version}"} | known
 
     @staticmethod
     def _players(look: Look) -> list[dict[str, Any]]:
@@ -248,7 +247,7 @@ class Boards:
             return None
         if look.outcome is not None:
             return result_words(look.outcome, look.names, localized=True)
-        return ending_words(hosted.ending)
+        return closing_words(hosted, look.names)
 
     async def _moves(self, look: Look) -> list[dict[str, Any]]:
         """Every finished turn's actions in words and notation, from the public record's
@@ -313,11 +312,14 @@ class Boards:
         return f"{game}-match-{hosted.id}.{game}", await self.records.record(hosted.match_id)
 
     # ---- pictures --------------------------------------------------------------------------
-    async def public_png(self, match: int, flip: bool, fallback: str = SOURCE) -> bytes:
+    async def public_png(self, match: int, flip: bool, fallback: str = SOURCE) -> tuple[bytes, str]:
         """The public board now, drawn from the other side with ``flip`` where the game's
-        drawing can, its words in the server's language (``fallback`` without a server)."""
+        drawing can, its words in the server's language (``fallback`` without a server);
+        and the version of what it is drawn from, which the state's address of it carries
+        (``_board_json``)."""
         look = await self.service.look(match)
-        return (await self._picture(look, None, flip, await self.language(look, fallback))).png
+        drawn = self._drawn(look, None, flip, await self.language(look, fallback))
+        return (await self._paint(drawn)).png, drawn.version
 
     async def replay_png(
         self, match: int, turn: int, flip: bool, fallback: str = SOURCE
@@ -354,16 +356,17 @@ class Boards:
     @staticmethod
     def _drawn(look: Look, pick: str | None, flip: bool, language: str) -> Drawn:
         """What ``look``'s board picture is drawn from: its player's setup preview, the
-        game's start with its coordinates before the game, else the view, pointing out the
+        match's board before the game (``setup_board``), else the view, pointing out the
         actions of piece ``pick``; its words in ``language``."""
-        view, status = look.view, look.status
-        if view is None and look.setup is not None and look.setup.preview is not None:
-            view = look.setup.preview  # a player's setup: the start as their choices make it
-            with speaking(language):
+        view = look.view
+        with speaking(language):
+            status = look.worded_status()  # the pause's time left in the picture's language
+            if view is None and look.setup is not None and look.setup.preview is not None:
+                view = look.setup.preview  # a player's setup: the start as their choices make it
                 status = replace(status, headline=setup_headline(look, look.setup))
-        if view is None:  # before the game, for anyone: the game's start with its coordinates
-            drawing = drawing_of(look.terms.game)
-            return Drawn(("start", False, look.terms.game), None, drawing.coordinates, no_cells)
+            if view is None:  # before the game, for anyone: the match's board, no setup on it
+                view = look.terms.kind.setup_board(look.terms.checked)
+                status = replace(status, headline=_("Before the game"))
         marks = None
         moves = look.moves
         if pick is not None and moves is not None:
@@ -391,9 +394,11 @@ class Drawn:
     paint: Callable[[], bytes]
     cells: Callable[[Any], dict[str, Cell]]
 
-
-def no_cells(_view: Any) -> dict[str, Cell]:
-    return {}
+    @property
+    def version(self) -> str:
+        """A digest of ``key``: what a picture's address carries, so that a new picture has
+        a new address."""
+        return hashlib.sha256(repr(self.key).encode()).hexdigest()[:12]
 
 
 def drawn_view(

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.i18n import current
+from bot.i18n.words import Language
 from bot.service import Attachment, Terms
 from render.coordinates import coordinates_of
 from rules.registry import DEFAULT, GAMES
@@ -36,9 +38,10 @@ async def chosen_game(actions: Actions, caller: Caller, game: str | None) -> str
 
 
 async def quick_start(actions: Actions, caller: Caller, game: str | None) -> Answer:
-    """``/tora help``: the game's quick start with its coordinates picture."""
+    """``/tora help``: the game's quick start with its coordinates picture, both in the
+    reader's language."""
     shown = await chosen_game(actions, caller, game) or DEFAULT
-    picture = await asyncio.to_thread(coordinates_of, shown)
+    picture = await asyncio.to_thread(coordinates_of, shown, Language(current()))
     return Answer(rulebook.help_text(shown), (Attachment(f"{shown}-coordinates.png", picture),))
 
 

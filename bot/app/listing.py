@@ -4,6 +4,8 @@ one-line labels of a match in menus and in a heading."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.i18n import N_, _, ngettext, option, pgettext, slash
 from bot.service import Hosted, MatchInfo, MatchService, Terms, timing
 from bot.service.phases import (
@@ -152,9 +154,9 @@ class Listing:
         outcome = None
         if hosted.match_id is not None and hosted.ending in (FINISHED, FORFEIT):
             outcome = stored_outcome((await self._info(hosted.match_id)).result)
-        if outcome is None:
-            return ending_words(hosted.ending)
         names = await self.names(hosted.challenger_id, hosted.opposition_id)
+        if outcome is None:
+            return closing_words(hosted, [escape(n) for n in names])
         result = result_words(outcome, [escape(n) for n in names], localized=True)
         return _("ended: {result}", result=result)
 
@@ -164,6 +166,17 @@ class Listing:
         if info is None:
             raise LookupError(f"match {match_id} of a hosted match is missing")
         return info
+
+
+def closing_words(hosted: Hosted, names: Sequence[str]) -> str:
+    """How a match that ended with no result of its game ended (``names``: the Challenger's
+    first, escaped): a competition's game whose setup lapsed with one player ready is that
+    player's forfeit win (T17, E5), which its competition scored."""
+    scored = hosted.ending == LAPSED and Terms.from_json(hosted.terms).competition
+    if scored and hosted.ready in (Side.CHALLENGER.letter, Side.OPPOSITION.letter):
+        winner = names[Side.from_letter(hosted.ready)]
+        return _("the setup lapsed: {player} wins by forfeit", player=winner)
+    return ending_words(hosted.ending)
 
 
 def ending_words(ending: str | None) -> str:

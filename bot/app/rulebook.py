@@ -26,7 +26,9 @@ from bot.service.texts import listing, quote
 from rules.registry import GAMES
 
 _RULING = re.compile(r"^- \*\*([A-Z]{1,3}\d+) ([^*]+?)\.?\*\* ?(.*)$")
-_ID = re.compile(r"([a-z]{0,3})(\d+)")  # a topic is at most MAX_QUERY characters
+# A ruling id at the start of a topic, its letters and number apart or not ("r25", "r 25");
+# a topic is at most MAX_QUERY characters.
+_ID = re.compile(r"([a-z]{0,3}) ?(\d+)(?= |$)")
 _PUNCTUATION = str.maketrans("().,", "    ")
 _COMMAND = re.compile(r"`/([^`\n]+)`")  # a command in a quick start: `/tora rules archer`
 SEPARATOR = " · "  # between a topic and its game's title, in autocomplete's choices
@@ -225,7 +227,7 @@ def lookup(query: str, game: str | None = None) -> str:
     if not key:
         return _(ASK)
     first = key.split(" ")[0]
-    found = _ID.fullmatch(first)
+    found = _ID.match(key)
     if found and (not found[1] or any(b.prefix.lower() == found[1] for b in books())):
         return _ruling(found[1], found[2], game, words)
     topic = _topic(key, game) or _topic(first, game)

@@ -84,11 +84,7 @@ class Page:
     def rows(self) -> list[LadderRow]:
         return [
             LadderRow(
-                line.rank,
-                f"{line.name} ?" if line.provisional else line.name,
-                line.rating,
-                line.games,
-                round(line.trend),
+                line.rank, line.name, line.rating, line.games, round(line.trend), line.provisional
             )
             for line in self.lines
         ]

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from bot.i18n import N_, _, option, speaking, word
 from rules import GAMES, ActionError, Side
-from rules.words import msg
+from rules.words import Text, msg
 from storage import Hosted
 
 from . import announce, plans, showing, timing
@@ -439,12 +439,12 @@ async def resume(ctx: Context, table: Table, user: User) -> Reply:
 
 
 async def decline(
-    ctx: Context, table: Table, user: User, only: str | None = None, why: str | None = None
+    ctx: Context, table: Table, user: User, only: str | None = None, why: Text | None = None
 ) -> Reply:
     """Decline what the opponent proposed, or take back one's own proposals: all of them
     (the command), or the one of kind ``only`` alone (its Decline button: ``answer``).
-    ``why``: a reason said after it (a text marked with ``N_``, worded in the post's
-    language; an AI player's)."""
+    ``why``: a reason said after it (a rules text, ``msg``, worded in the post's language;
+    an AI player's)."""
     side = player_side(table, user)
     offers = table.offers()
     named = [(kind, by) for kind, by in offers.items() if only in (None, kind)]
@@ -466,7 +466,7 @@ async def decline(
             "{player} {actions}.", player=table.who(side), actions=listing(words, localized=True)
         )
         if why is not None:
-            said = f"{said} {_(why)}"
+            said = f"{said} {word(why)}"
     mail = Mail(table.channel_id)
     mail.public(said, mentions=(table.hosted.player(side.other),), language=language)
     await ctx.update(table, replace(table.hosted, offers=table.encode_offers(offers)), mail)

@@ -42,7 +42,8 @@ class Slip:
     and what the hint's search would have played (in notation), and how much it lost by
     (``drop``, in the game's evaluation, from the mover's side); ``said``: the two turns as
     players read them (``GameState.staged``: ToriShogi's board coordinates, TS1), or the
-    notation where none is given."""
+    notation where none is given; ``lost``: the turn played lost the game on the spot (a
+    position's fourth occurrence, TS10), which its drop alone would tell as a win missed."""
 
     number: int
     side: Side
@@ -50,6 +51,7 @@ class Slip:
     better: tuple[str, ...]
     drop: float
     said: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    lost: bool = False
 
 
 @dataclass(frozen=True)
@@ -124,7 +126,9 @@ def _judged(
     drop = 0.0 if better == played else ai.judge(after(game, better), side) - mine
     challenger = mine if side == Side.CHALLENGER else ai.judge(reached, Side.CHALLENGER)
     said = (_said(game, played), _said(game, better))
-    return Slip(number, side, played, better, drop, said), challenger
+    outcome = reached.outcome()
+    lost = outcome is not None and outcome.winner == side.other
+    return Slip(number, side, played, better, drop, said, lost), challenger
 
 
 def _said(game: GameState, texts: tuple[str, ...]) -> tuple[str, ...]:
@@ -154,25 +158,39 @@ def summary(analysis: Analysis, match_id: int, title: str, names: Sequence[str])
     lines = [head, _("The turns that lost the most (the better turn is drawn on each board):")]
     for rank, slip in enumerate(analysis.slips, 1):
         who = escape(names[0] if slip.side == Side.CHALLENGER else names[1])
-        if slip.drop >= WIN_GAP:
-            # TRANSLATORS: {cost} in "the AI prefers ... ({cost}, by its evaluation)".
-            cost = _("a win missed")
-        else:
-            # TRANSLATORS: {cost} in "the AI prefers ... ({cost}, by its evaluation)".
-            cost = _("{value} lost", value=_amount(slip.drop))
-        played = _turn_words(slip.said[0] or slip.played, by_player=True)
-        better = _turn_words(slip.said[1] or slip.better, by_player=False)
-        line = _(
-            "Turn {number}, {player}: played {played}; the AI prefers {better} ({cost}, by its "
-            "evaluation).",
+        lines.append(f"{rank}. {_slip_line(slip, who)}")
+    return "\n".join(lines)
+
+
+def _slip_line(slip: Slip, who: str) -> str:
+    """One of the turns that lost the most, in words: what it lost by the evaluation, or
+    that it lost the game there and then."""
+    played = _turn_words(slip.said[0] or slip.played, by_player=True)
+    better = _turn_words(slip.said[1] or slip.better, by_player=False)
+    if slip.lost:
+        return _(
+            "Turn {number}, {player}: played {played}, which lost the game at once; the AI "
+            "prefers {better}.",
             number=slip.number,
             player=who,
             played=played,
             better=better,
-            cost=cost,
         )
-        lines.append(f"{rank}. {line}")
-    return "\n".join(lines)
+    if slip.drop >= WIN_GAP:
+        # TRANSLATORS: {cost} in "the AI prefers ... ({cost}, by its evaluation)".
+        cost = _("a win missed")
+    else:
+        # TRANSLATORS: {cost} in "the AI prefers ... ({cost}, by its evaluation)".
+        cost = _("{value} lost", value=_amount(slip.drop))
+    return _(
+        "Turn {number}, {player}: played {played}; the AI prefers {better} ({cost}, by its "
+        "evaluation).",
+        number=slip.number,
+        player=who,
+        played=played,
+        better=better,
+        cost=cost,
+    )
 
 
 def _amount(value: float) -> str:

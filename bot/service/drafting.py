@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 
 from bot.i18n import _
-from rules import ActionError, GameState, Side, game_type
+from rules import ActionError, GameState, GameView, Side, game_type
 
 from . import plans, pointing
 from .context import Context
@@ -186,6 +186,22 @@ def _position(table: Table, side: Side, parts: _Parts) -> GameState:
     return game
 
 
+def _seen(game: GameState, side: Side) -> GameView:
+    """What the planner's picture shows of the draft's position: ``side``'s own view, with
+    the opponent's expected actions picked so far played as their turn (drawn as its last
+    turn, the pieces where they leave them), since a view of a running turn shows only its
+    own player's staged actions; as it stands where that turn could not end so."""
+    if game.side == side or not game.staged():
+        return game.view_for(side)
+    played = game.copy()
+    try:
+        with game_type(game.game_type).replaying(played):  # no judging of what follows
+            played.end_turn()
+    except ActionError:
+        return game.view_for(side)
+    return played.view_for(side)
+
+
 async def _picked(table: Table, side: Side, parts: _Parts, pick: str) -> _Parts:
     """``parts`` with ``pick`` added to the side being picked for (in a one-move game, in
     place of the move picked before; their move picked, the reply is next)."""
@@ -241,11 +257,13 @@ async def _shown(
     )
     header = next((g for g in menu.groups if g.key == group), None)
     if header is None:
-        picture = await ctx.private_file(game.view_for(side), table, "plan.png")
+        seen = await Offload.step(game, partial(_seen, game, side))
+        picture = await ctx.private_file(seen, table, "plan.png")
     else:
         choices = await Offload.step(base, partial(base.choices, header.key))
         marks = pointing.pointing(header, choices)
-        picture = await ctx.private_file(base.view_for(side), table, "plan.png", marks)
+        seen = await Offload.step(base, partial(_seen, base, side))
+        picture = await ctx.private_file(seen, table, "plan.png", marks)
         menu = replace(menu, choices=tuple(choices), letters=marks.letters)
     menu = replace(menu, picture=picture)
     listed = await plans.plans_of(ctx, table, side)

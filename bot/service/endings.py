@@ -180,5 +180,7 @@ async def close(ctx: Context, table: Table, headline: str, how: str) -> None:
     discard_unfinished(table)
     table.played.close()
     mail = Mail(table.channel_id)
-    await announce.match_end(ctx, table, headline, mail, counted=False)
-    await ctx.save(table, ended(table.hosted, how), mail, close=how)
+    # the end post's board is the ended match's: nobody to act, no deadline
+    closed = replace(table, hosted=ended(table.hosted, how))
+    await announce.match_end(ctx, closed, headline, mail, counted=False)
+    await ctx.save(table, closed.hosted, mail, close=how)

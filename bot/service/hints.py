@@ -46,8 +46,9 @@ def hint_game(table: Table, side: Side) -> Hint:
         casual = f"`{option('rated')}:False`"  # the option as the reader's Discord names it
         raise Refused(
             _(
-                "Hints are given in practice games only: an unrated match against the AI "
-                "({rated}). In rated games and between people you play on your own.",
+                "Hints are given in practice games only: an unrated match you challenge the AI to "
+                "({rated}). In rated games, tournaments, events and between people you play on "
+                "your own.",
                 rated=casual,
             )
         )

@@ -176,6 +176,22 @@ def busy_text() -> str:
     )
 
 
+def not_accepted(ctx: Context, table: Table, user: User) -> str:
+    """Why ``user`` may not play yet in a match still a challenge: who may accept it."""
+    hosted = table.hosted
+    if user.id != hosted.issuer_id and hosted.invitee_id in (None, user.id):
+        return _(
+            "The match has not been accepted yet. To play it, accept it with {command}.",
+            command=ctx.cmd("accept", localized=True),
+        )
+    if hosted.invitee_id is None:
+        return _("The match has not been accepted yet: it begins once someone accepts it.")
+    return _(
+        "The match has not been accepted yet: it begins once {player} accepts it.",
+        player=table.name(hosted.invitee_id),
+    )
+
+
 async def accept(ctx: Context, table: Table, user: User) -> Reply:
     hosted = table.hosted
     if hosted.phase != CHALLENGE:

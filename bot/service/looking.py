@@ -81,6 +81,15 @@ class Look:
         """The viewer's user id (None for anyone)."""
         return None if self.viewer is None else self.hosted.player(self.viewer)
 
+    def worded_status(self) -> Status:
+        """``status``, its time left (English there) worded in the current language: a
+        picture's, which words are all in its reader's language."""
+        if not self.status.deadline:
+            return self.status
+        waiting = None if self.view is None else self.view.side.other
+        standing = standing_time(self.hosted, self.terms, waiting, self.names)
+        return replace(self.status, deadline=standing)
+
 
 class Recent(Generic[V]):
     """At most ``most`` values by key, the least recently read dropped first."""
@@ -295,19 +304,22 @@ def _status(table: Table) -> Status:
     staged action), would send every audience a new state at that moment. The page counts
     the running deadline down itself, from the state's ``deadline``."""
     over = table.match is not None and table.game.is_over()
-    return Status(*_names(table), "" if over else _standing_time(table))
-
-
-def _standing_time(table: Table) -> str:
-    """A pause's time left and, on a bank or increment clock, the waiting player's next
-    turn (neither runs while the turn does); in English, as a board image's deadline."""
-    hosted = table.hosted
-    parts: list[str] = []
+    waiting = None if table.match is None else table.game.side.other
     with speaking(SOURCE):
-        if hosted.paused_left is not None:
-            parts.append(_("paused, {time} left", time=duration(hosted.paused_left, True)))
-        if table.match is not None and hosted.clocks is not None and table.terms.clock in CLOCKS:
-            waiting = table.game.side.other
-            time = timing.turn_time(table.terms, hosted, waiting)
-            parts.append(f"{table.raw_name(hosted.player(waiting))} {duration(time, True)}")
+        standing = standing_time(table.hosted, table.terms, waiting, _names(table))
+    return Status(*_names(table), "" if over else standing)
+
+
+def standing_time(
+    hosted: Hosted, terms: Terms, waiting: Side | None, names: tuple[str, str]
+) -> str:
+    """A pause's time left and, on a bank or increment clock, the ``waiting`` player's next
+    turn (neither runs while the turn does; None: no game yet), in the current language: a
+    board image's deadline (``Look.worded_status``)."""
+    parts: list[str] = []
+    if hosted.paused_left is not None:
+        parts.append(_("paused, {time} left", time=duration(hosted.paused_left, True)))
+    if waiting is not None and hosted.clocks is not None and terms.clock in CLOCKS:
+        time = timing.turn_time(terms, hosted, waiting)
+        parts.append(f"{names[waiting]} {duration(time, True)}")
     return " \u00b7 ".join(parts)

@@ -17,6 +17,7 @@ from . import announce, finding, showing
 from .context import Context
 from .endings import outcome_headline
 from .errors import ActionRefused, NotAllowed, Refused
+from .lobby import not_accepted
 from .models import Reply, User, is_robot
 from .phases import CHALLENGE, PLAYING
 from .ports import Attachment
@@ -29,6 +30,8 @@ from .turns import turn_headline, with_missed
 
 def acting_side(ctx: Context, table: Table, user: User) -> Side:
     """The user's side, if they may act now: a player, on their turn, not paused."""
+    if table.hosted.phase == CHALLENGE:
+        raise Refused(not_accepted(ctx, table, user))
     if table.hosted.phase != PLAYING:
         raise Refused(_("The game has not started yet: both players must finish their setup."))
     side = player_side(table, user)

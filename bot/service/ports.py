@@ -162,7 +162,8 @@ class Threads(Protocol):
 class Status:
     """What a board image shows beside the View: the players' names and the deadline, as
     text (e.g. "due in 5 h"), so that an image never depends on the clock itself; and what
-    to say in place of who is to act before the game (``headline``: a player's setup)."""
+    to say in place of who is to act when nobody is (``headline``: a player's setup before
+    the game, a match called off without an outcome)."""
 
     challenger: str
     opposition: str

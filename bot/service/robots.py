@@ -15,8 +15,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 
 import ai
-from bot.i18n import N_, _, ngettext
-from rules import GameState, Side
+from bot.i18n import _, ngettext
+from rules import ActionError, GameState, Side
+from rules.words import Text, msg
 from storage import Hosted, Store
 
 from . import agreements, play, setup_phase
@@ -38,10 +39,10 @@ log = logging.getLogger(__name__)
 CHOOSE, TURN, ANSWER = "choose setup", "play a turn", "answer a proposal"
 GIVE_UP_AFTER = 3  # commands failed in a row (a bug) before an AI leaves a match to its clock
 FALLBACK = "random"  # plays the turn after the engine's was refused: legal, never searching
-RATED_PAUSE = N_(
-    "The AI agrees to a pause in practice games only: it never resumes a match itself, and a "
-    "rated one must not wait paused for ever."
-)  # said after its decline, in the post's language
+RATED_PAUSE = msg(
+    "The AI agrees to a pause in practice games only: it never resumes a match itself, and no "
+    "other match may wait paused for ever."
+)  # said after its decline, worded in the post's language
 FIRST_WAIT, LONGEST_WAIT = 0.5, 60.0  # seconds after another failure (the database away)
 
 Flow = Callable[[Table], Awaitable[Reply]]
@@ -148,8 +149,9 @@ def flow_of(ctx: Context, job: Job, texts: list[str], ends: bool = True) -> Flow
             return await play.whole_turn(ctx, table, user, texts)
         if agrees(table, job):
             return await agreements.propose(ctx, table, user, job.proposal)
-        why = RATED_PAUSE if job.proposal == PAUSE else None
-        return await agreements.decline(ctx, table, user, only=job.proposal, why=why)
+        return await agreements.decline(
+            ctx, table, user, only=job.proposal, why=why_not(table, job)
+        )
 
     return flow
 
@@ -166,14 +168,42 @@ def still_to_do(table: Table, job: Job) -> bool:
 
 
 def agrees(table: Table, job: Job) -> bool:
-    """An AI agrees to a takeback (only ever asked in a practice game) and to a pause in a
-    practice game (it never resumes a match: a rated one would wait paused for ever, out of
-    its ladder, docs/SERVICE.md's hostage), and to a draw (or a reset) only when it stands
-    worse by its own judgement of what it may know, or when the game is going nowhere
-    (``ai.takes_draw``); else it declines."""
+    """An AI agrees to a takeback (only ever asked in an unrated match) unless it cannot
+    accept it (``kept_staged``), to a pause in a practice game (it never resumes a match: a
+    rated one would wait paused for ever, out of its ladder, docs/SERVICE.md's hostage, and
+    a competition's would hold its round up), and
+    to a draw (or a reset) only when it stands worse by its own judgement of what it may
+    know, or when the game is going nowhere (``ai.takes_draw``); else it declines."""
     if job.proposal == PAUSE:
-        return not table.terms.rated
-    return job.proposal == REWIND or ai.takes_draw(table.game, job.side)
+        return table.practice
+    if job.proposal == REWIND:
+        return kept_staged(table.game) is None
+    return ai.takes_draw(table.game, job.side)
+
+
+def why_not(table: Table, job: Job) -> Text | None:
+    """What the AI says after declining ``job``'s proposal (None: nothing, a draw it does
+    not want)."""
+    if job.proposal == PAUSE:
+        return RATED_PAUSE
+    kept = kept_staged(table.game) if job.proposal == REWIND else None
+    if kept is None:
+        return None
+    return msg(
+        "The AI cannot accept it now: that would take back what it staged this turn, and {reason}.",
+        reason=kept,
+    )
+
+
+def kept_staged(game: GameState) -> Text | None:
+    """Why accepting a takeback now would be refused: the AI's running turn holds an action
+    the rules never take back (TORA's search, R10, which it stages alone before thinking on:
+    ``ai.plays_alone``); None when it may accept."""
+    try:
+        game.check_discard()
+    except ActionError as exc:
+        return exc.message
+    return None
 
 
 class Robots:

@@ -238,16 +238,39 @@ async def setup_reminder(ctx: Context, table: Table) -> None:
         if not (await notify_of(ctx.store, user, hosted.guild_id)).any_reminder:
             continue  # they chose no reminders (``/tora settings``)
         with speaking(await ctx.player_language(user)) as language:
-            text = _(
-                "Reminder: choose your setup for the match against {other} within {left}, "
-                "or the match is called off: with the buttons or menus of the message that "
-                "asked for it, or with {command}.",
-                other=table.who(side.other),
-                left=duration((hosted.due_at or ctx.now()) - ctx.now(), localized=True),
-                command=ctx.cmd("setup", localized=True),
-            )
+            text = _reminder_text(ctx, table, side)
         mail.private(user, text, language=language)
     await ctx.update(table, replace(hosted, remind_at=None), mail)
+
+
+def _reminder_text(ctx: Context, table: Table, side: Side) -> str:
+    """``side``'s reminder to choose their setup: what its lapse costs them (a forfeit in a
+    competition's game once the opponent has chosen, T17 and E5; else the match is off)."""
+    words = {
+        "other": table.who(side.other),
+        "left": duration((table.hosted.due_at or ctx.now()) - ctx.now(), localized=True),
+        "command": ctx.cmd("setup", localized=True),
+    }
+    if not table.terms.competition:
+        return _(
+            "Reminder: choose your setup for the match against {other} within {left}, "
+            "or the match is called off: with the buttons or menus of the message that "
+            "asked for it, or with {command}.",
+            **words,
+        )
+    if side.other.letter in table.hosted.ready:
+        return _(
+            "Reminder: choose your setup for the game against {other} within {left}, or you "
+            "lose this game by forfeit: with the buttons or menus of the message that asked "
+            "for it, or with {command}.",
+            **words,
+        )
+    return _(
+        "Reminder: choose your setup for the game against {other} within {left}: if only "
+        "your opponent has chosen by then, you lose this game by forfeit. Choose with the "
+        "buttons or menus of the message that asked for it, or with {command}.",
+        **words,
+    )
 
 
 async def setup_lapsed(ctx: Context, table: Table) -> None:
@@ -266,7 +289,7 @@ async def setup_lapsed(ctx: Context, table: Table) -> None:
 
 def _lapse_text(terms: Terms, late: str) -> str:
     """The channel's post on a setup that lapsed, ``late`` naming who had not chosen."""
-    if terms.lapse_scored:  # its competition posts the result it scores (T17)
+    if terms.competition:  # its competition posts the result it scores (T17)
         return _(
             "The setup was not finished in time ({players} had not chosen), so this game is over.",
             players=late,

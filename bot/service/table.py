@@ -15,6 +15,7 @@ from storage import Hosted, Match
 from . import timing
 from .errors import NotAllowed
 from .models import User, is_robot
+from .phases import ENDED
 from .ports import Stamp, Status
 from .terms import Terms
 from .texts import TITLES, duration, escape
@@ -84,11 +85,13 @@ class Table:
 
     @property
     def practice(self) -> bool:
-        """An unrated match against an AI player: hints are given there, never in rated
-        games or between people."""
+        """An unrated match against an AI player that a player challenged it to: hints are
+        given there, never in rated games, a competition's games (where the AI may fill an
+        odd round) or between people."""
         hosted = self.hosted
         players = (hosted.challenger_id, hosted.opposition_id)
-        return not self.terms.rated and any(is_robot(user_id) for user_id in players)
+        casual = not self.terms.rated and not self.terms.competition
+        return casual and any(is_robot(user_id) for user_id in players)
 
     @property
     def stamp(self) -> Stamp:
@@ -159,14 +162,19 @@ class Table:
         return f"{text} \u00b7 {name} {duration(time, True)}"
 
     def status(self, now: float, localized: bool = False) -> Status:
-        """What an image shows beside the view (the deadline in the current language if
-        ``localized``, as ``deadline_text``)."""
+        """What an image shows beside the view (the deadline and the headline in the current
+        language if ``localized``, as ``deadline_text``): a match called off (aborted,
+        cancelled) says so in place of who is to act, its game having no outcome."""
         hosted = self.hosted
         over = self.match is not None and self.game.is_over()
+        called_off = hosted.phase == ENDED and self.match is not None and not over
+        with speaking(current() if localized else SOURCE):
+            headline = _("The match ended without a result") if called_off else ""
         return Status(
             self.raw_name(hosted.player(Side.CHALLENGER)),
             self.raw_name(hosted.player(Side.OPPOSITION)),
-            "" if over else self.deadline_text(now, localized),
+            "" if over or called_off else self.deadline_text(now, localized),
+            headline,
         )
 
 

@@ -55,9 +55,10 @@ class Terms:
     turn, at most ``cap_seconds``). With ``weekends_off`` a player's clock stands still on
     their own Saturdays and Sundays (their time zone, ``people``). Without ``away_days`` (a
     tournament's choice) the players' away days do not stop its clocks, and no automatic
-    away day is given. With ``lapse_scored`` (a tournament's or event's game) a setup that
-    lapses is scored by the competition (T17: lost by whoever had not finished it), where
-    a challenge's match is called off without a result."""
+    away day is given. ``competition``: a tournament's or an event's game, which counts in
+    its standings: never a practice game with hints, rated or not (``Table.practice``), and
+    a setup that lapses is scored by the competition (T17, E5: lost by whoever had not
+    finished it), where a challenge's match is called off without a result."""
 
     game: str = DEFAULT
     options: Mapping[str, Any] = field(default_factory=dict)
@@ -71,7 +72,7 @@ class Terms:
     cap_seconds: float = 0.0
     weekends_off: bool = False  # no clock runs on the Saturdays and Sundays of its player
     away_days: bool = True  # the players' away days stop its clocks
-    lapse_scored: bool = False  # a lapsed setup has a result, its competition's
+    competition: bool = False  # a tournament's or an event's game
 
     @classmethod
     def for_ladder(cls, ladder: str) -> Terms:

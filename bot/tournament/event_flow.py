@@ -207,7 +207,7 @@ class EventFlow(Running):
                 turn_seconds=event.turn_seconds,
                 rated=event.rated,
                 away_days=event.away_days,
-                lapse_scored=True,  # a forfeit for the one who had not finished (game_outcome)
+                competition=True,
             )
             intro = texts.game_intro(event, row, names)
             hosted = await self.service.open_match(

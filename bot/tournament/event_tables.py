@@ -32,8 +32,11 @@ def standings_table(snapshot: EventSnapshot, names: Mapping[int, str]) -> EventT
     labels = tuple(t.label for t in order_of(event))
     left = {e.player_id for e in snapshot.entries if e.left_round is not None}
 
+    def named(player: int) -> str:
+        return names.get(player, _("player {id}", id=player))
+
     def shown(player: int) -> str:
-        name = names.get(player, _("player {id}", id=player))
+        name = named(player)
         return _("{player} (withdrawn)", player=name) if player in left else name
 
     title = _(
@@ -63,6 +66,7 @@ def standings_table(snapshot: EventSnapshot, names: Mapping[int, str]) -> EventT
                 *labels,
             ),
             rows,
+            names=tuple(named(s.player_id) for s in lines),
         )
     seeds = sorted(snapshot.entries, key=lambda e: (-e.rating, e.joined_at, e.player_id))
     number = {e.player_id: n for n, e in enumerate(seeds, start=1)}
@@ -85,7 +89,13 @@ def standings_table(snapshot: EventSnapshot, names: Mapping[int, str]) -> EventT
         pgettext("standings table", "Pts"),
         *labels,
     )
-    return EventTable(title, header, tuple(crossed), points=2 + len(number))
+    return EventTable(
+        title,
+        header,
+        tuple(crossed),
+        points=2 + len(number),
+        names=tuple(named(s.player_id) for s in lines),
+    )
 
 
 def pairings_text(snapshot: EventSnapshot, names: Mapping[int, str], round_: int) -> str:

@@ -425,11 +425,10 @@ def bracket_drawing(snapshot: Snapshot, names: Mapping[int, str]) -> Callable[[]
         winner = None
         if row.winner_id is not None:
             winner = 0 if row.winner_id == row.first_id else 1
-        second = names[row.second_id]
-        if row.substitute:
-            second = _("{player} (sub)", player=second)
+        first, second = names[row.first_id], names[row.second_id]
+        shown = _("{player} (sub)", player=second) if row.substitute else second
         tiers.setdefault(row.tier, []).append(
-            BracketMatch(names[row.first_id], second, points, winner, len(state.match.games))
+            BracketMatch(first, shown, points, winner, len(state.match.games), (first, second))
         )
     t = snapshot.tournament
     champion = None if t.champion_id is None else names[t.champion_id]

@@ -40,5 +40,5 @@ def game_terms(
         turn_seconds=turn_seconds,
         rated=rated,
         away_days=away_days,
-        lapse_scored=True,
+        competition=True,
     )

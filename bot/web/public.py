@@ -22,7 +22,9 @@ TURN = re.compile(r"0|[1-9][0-9]{0,5}")
 # a finished turn's picture, at the address naming the record it is drawn from (``v``): a
 # takeback changes what a finished turn shows, and so that address
 FINISHED_TURN = "public, max-age=86400, immutable"
-NOW = "public, max-age=60"  # the board now: its address carries a digest of the picture
+# the board now, at the address naming what it is drawn from (``v``); a page a moment behind
+# asks the old address for it, which a takeback may name again: that answer is kept nowhere
+NOW = "public, max-age=60"
 
 
 def match_of(request: web.Request) -> int:
@@ -85,22 +87,26 @@ class Public:
         return answer
 
     async def _png(self, request: web.Request, match: int) -> tuple[bytes, str]:
-        """The picture asked for, and how long it may be kept: a replay's for good only at
-        the address of what it was drawn from (an older address is kept nowhere)."""
+        """The picture asked for, and how long it may be kept: only at the address of what
+        it was drawn from (a replay's for good), an older address's nowhere."""
         flip = flip_of(request)
         turn_text = request.query.get("turn")
         if turn_text is not None and not TURN.fullmatch(turn_text):
             raise Refusal(400, _("turn is the number of a finished turn (0: the start)."))
         boards, language = self.site.boards, request[LANGUAGE]
         try:
+            version: str | None
             if turn_text is None:
-                return await boards.public_png(match, flip, language), NOW
-            png, version = await boards.replay_png(match, int(turn_text), flip, language)
+                png, version = await boards.public_png(match, flip, language)
+                kept = NOW
+            else:
+                png, version = await boards.replay_png(match, int(turn_text), flip, language)
+                kept = FINISHED_TURN
         except NoSuchPicture as exc:
             raise Refusal(404, exc.message) from None
         except Refused:
             raise Refusal(404, no_match()) from None
-        return png, FINISHED_TURN if request.query.get("v") == version else NO_STORE
+        return png, kept if request.query.get("v") == version else NO_STORE
 
     async def record(self, request: web.Request) -> web.Response:
         match = await self._read(request)

@@ -71,7 +71,8 @@ def board_image(view: View, info: StatusFields, mode: Mode) -> Image.Image:
     """The image in the fixed palette (for PNG, or as a frame of a replay)."""
     layout = layout_for(view.size)
     events = _events(view, mode)
-    round_end = () if mode == Mode.PREVIEW else view.round_end
+    # a new game's board (R28) shows nothing of the last turn: it was played on the board before
+    round_end = () if mode == Mode.PREVIEW or view.new_board else view.round_end
     visible = tuple(piece for piece in view.pieces if not piece.hidden)
     image = _board(view.terrain, events, round_end, visible).copy()
     # pasted over the board's marks: none reaches the strip (the badges of the top row's
@@ -102,7 +103,9 @@ def _board(
 
 
 def _events(view: View, mode: Mode) -> tuple[Event, ...]:
-    return view.staged if mode == Mode.PREVIEW else view.last_turn
+    if mode == Mode.PREVIEW:
+        return view.staged
+    return () if view.new_board else view.last_turn
 
 
 def _pieces(

@@ -12,6 +12,7 @@ from ..ladder import LadderRow, ladder_png
 from ..replays import record_status
 from ..showcase import PLAYERS, write_images
 from ..status import StatusInfo
+from ..words import ENGLISH, Words
 from .board import board_png, private_png
 from .replay import replay_gif, views_from_record
 from .samples import long_start, mid_game, private_preview
@@ -47,11 +48,11 @@ def examples(record: Path = EXAMPLE_RECORD) -> dict[str, bytes]:
     }
 
 
-def coordinates_png() -> bytes:
+def coordinates_png(words: Words = ENGLISH) -> bytes:
     """The quick start's picture: the short board at the start, its coordinates on every
-    edge (v bottom to top, h left to right)."""
+    edge (v bottom to top, h left to right), its own words in ``words``' language."""
     game = Game(board="short", challenger_setup="aggressive", opposition_setup="aggressive")
-    return board_png(game.view_for(None), StatusInfo("Challenger", "Opposition", ""))
+    return board_png(game.view_for(None), StatusInfo(words=words))
 
 
 def write(directory: Path) -> list[Path]:

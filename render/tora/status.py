@@ -14,7 +14,15 @@ from rules.tora import Side, View
 from .. import palette as pal
 from ..fonts import Font, draw_label, fit, font, label
 from ..palette import to_palette
-from ..status import Mode, StatusFields, headline_of, player_name, side_icon, words_of
+from ..status import (
+    Mode,
+    StatusFields,
+    deadline_parts,
+    headline_of,
+    player_name,
+    side_icon,
+    words_of,
+)
 from ..words import N_, Words
 from .layout import STATUS_LINE as LINE
 from .layout import Layout
@@ -143,7 +151,7 @@ def _describe(view: View, info: StatusFields, mode: Mode) -> list[list[str]]:
             else words._("{name} wins", name=fit(player_name(info, winner), face, NAME_ROOM))
         )
         return [[f"{head} ({reason})" if reason else head], [head]]
-    deadline = [info.deadline] if info.deadline else []
+    deadline = deadline_parts(info, view.side.other, face, NAME_ROOM)
     headline = headline_of(info)
     if headline:  # before the game: nobody is to act, nothing is staged
         return [[headline, *deadline], [headline]]

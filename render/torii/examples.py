@@ -8,6 +8,7 @@ from pathlib import Path
 
 from render.showcase import PLAYERS, write_images
 from render.status import StatusInfo
+from render.words import ENGLISH, Words
 from rules.torii import TORII, View
 
 from .board import board_png, replay_gif, views_from_record
@@ -40,9 +41,10 @@ def start_view() -> View:
     return TORII.new_game({}, ({"spirit": "Kitsune"}, {"spirit": "Tatsu"})).view_for(None)
 
 
-def coordinates_png() -> bytes:
-    """The quick start's picture: the start position (files a-f, ranks 1-6 on the edges)."""
-    return board_png(start_view(), StatusInfo("Challenger", "Opposition", ""))
+def coordinates_png(words: Words = ENGLISH) -> bytes:
+    """The quick start's picture: the start position (files a-f, ranks 1-6 on the edges),
+    its own words in ``words``' language."""
+    return board_png(start_view(), StatusInfo(words=words))
 
 
 def examples() -> dict[str, bytes]:

@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 from render import palette as pal
 from render.fonts import draw_label, fit, font
 from render.palette import to_palette
-from render.status import StatusFields, side_icon, words_of
+from render.status import StatusFields, deadline_parts, headline_of, side_icon, words_of
 from rules.sides import Side
 from rules.torii import View
 
@@ -40,7 +40,8 @@ def _strip_name(info: StatusFields, side: Side) -> str:
 
 
 def status_strip(view: View, info: StatusFields) -> Image.Image:
-    return _strip(_sentence(view, info), view.winner if view.outcome else view.side)
+    side = None if headline_of(info) else view.winner if view.outcome else view.side
+    return _strip(_sentence(view, info), side)
 
 
 @lru_cache(maxsize=256)
@@ -58,7 +59,7 @@ def _strip(text: str, side: Side | None) -> Image.Image:
 
 
 def _sentence(view: View, info: StatusFields) -> str:
-    deadline = [info.deadline] if info.deadline else []
+    deadline = deadline_parts(info, view.side.other, font(FACE), NAME_ROOM)
     words = words_of(info)
     if view.outcome is not None:
         reason = view.outcome.partition("(")[2].rstrip(")")
@@ -69,6 +70,9 @@ def _sentence(view: View, info: StatusFields) -> str:
             else words._("{name} wins", name=_strip_name(info, winner))
         )
         return SEPARATOR.join([head, reason] if reason else [head])
+    headline = headline_of(info)
+    if headline:  # nobody is to play: a setup, a match called off
+        return SEPARATOR.join([headline, *deadline])
     who = _strip_name(info, view.side)
     if view.staged:
         staged = words._("Preview: {name}'s turn as staged", name=who)

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from render.status import StatusInfo
+from render.words import ENGLISH, Words
 from rules.torishogi import ToriShogiGame
 
 from .board import board_png
@@ -30,9 +31,10 @@ def check_game() -> ToriShogiGame:
     return game
 
 
-def coordinates_png() -> bytes:
-    """The quick start's picture: the start position, its coordinates on every edge."""
-    return board_png(ToriShogiGame().view_for(None), StatusInfo("Challenger", "Opposition", ""))
+def coordinates_png(words: Words = ENGLISH) -> bytes:
+    """The quick start's picture: the start position, its coordinates on every edge, its
+    own words in ``words``' language."""
+    return board_png(ToriShogiGame().view_for(None), StatusInfo(words=words))
 
 
 def write(directory: Path) -> list[Path]:

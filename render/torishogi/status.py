@@ -15,7 +15,7 @@ from typing import Protocol
 from PIL import Image, ImageDraw
 
 from render.fonts import Font, draw_label, fit, font, label
-from render.status import words_of
+from render.status import deadline_parts, headline_of, words_of
 from render.words import N_, Words
 from rules.sides import Side
 from rules.torishogi import View
@@ -74,7 +74,7 @@ def status_strip(layout: Layout, view: View, info: StatusFields) -> Image.Image:
     names = (player_name(info, Side.CHALLENGER), player_name(info, Side.OPPOSITION))
     wordings = tuple(tuple(parts) for parts in _describe(view, info, words))
     red = frozenset({words._("in check"), *(words._(note) for note in NOTES.values())})
-    icon_side = view.winner if view.outcome else view.side
+    icon_side = None if headline_of(info) else view.winner if view.outcome else view.side
     return _strip(layout, middle, names, wordings, red, icon_side)
 
 
@@ -151,7 +151,10 @@ def _describe(view: View, info: StatusFields, words: Words) -> list[list[str]]:
             else words._("{name} wins", name=names[view.winner])
         )
         return [[f"{head} ({reason})"], [head]]
-    deadline = [info.deadline] if info.deadline else []
+    deadline = deadline_parts(info, view.side.other, face, NAME_ROOM)
+    headline = headline_of(info)
+    if headline:  # nobody is to move: a match called off
+        return [[headline, *deadline], [headline]]
     if view.staged:
         move = view.staged[0]
         said = words._("Preview: {move}", move=move.readable)

@@ -204,13 +204,33 @@ def _operation(event: Event) -> list[Text]:
 
 
 def _taking(event: Event, names: Sequence[str]) -> Text:
-    taken = [piece_words(names, side, letter, sq) for side, letter, sq in event.removed]
+    """What the action removed and doomed: the enemy pieces it took, then its own losses."""
+    taken = [
+        piece_words(names, side, letter, sq)
+        for side, letter, sq in event.removed
+        if side != event.side
+    ]
     parts = [msg("dooms the command piece on {square}", square=name(sq)) for sq in event.doomed]
     if taken and event.shots:
         parts.insert(0, msg("shoots {pieces}", pieces=listing(taken)))
     elif taken:
         parts.insert(0, msg("takes {pieces}", pieces=listing(taken)))
-    return _and(parts)
+    lost = _lost(event, names)
+    return _and([*parts, lost] if lost else parts)
+
+
+def _lost(event: Event, names: Sequence[str]) -> Text | None:
+    """The acting side's own losses, None for none. Only the acting piece loses them: a
+    Cavalry in a trade (R18), an Assassin revealed on an enemy's square or with a piece of
+    its own, which goes with it (R42, R43)."""
+    own = [(letter, sq) for side, letter, sq in event.removed if side == event.side]
+    if not own:
+        return None
+    actor = (event.letter, event.rest or event.origin)
+    others = [piece_words(names, event.side, *piece) for piece in own if piece != actor]
+    if others:
+        return msg("is lost with {pieces}", pieces=listing(others))
+    return msg("is lost")
 
 
 def _and(parts: Sequence[Text]) -> Text:

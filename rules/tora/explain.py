@@ -300,6 +300,11 @@ def _cannon(reader: Reader, spec: Spec, piece: Piece, what: Text) -> tuple[str, 
     pos = reader.pos
     if piece.kind != CANNON:
         return "R21", msg("only Cannons fire or get readied; {what} cannot", what=what)
+    if spec.target:  # `x <square>`: never a Cannon's form, whatever its state
+        return "R21", msg(
+            "a Cannon attacks only by firing in a direction (write {action})",
+            action=_sq("C", piece, " fire <direction>"),
+        )
     if spec.kind == READY:
         if piece.ready:
             return "R22", msg("{what} is already ready", what=what)

@@ -354,6 +354,10 @@ class ToraPolicies(Policies[Game]):
     def blank_answer(self, question: SetupQuestion) -> str:
         return NO_ASSASSIN
 
+    def public_setup(self, view: GameView[Any]) -> GameView[Any]:
+        """No army: each side's formation follows its secret strategy."""
+        return dataclasses.replace(_tora_view(view), pieces=())
+
     def own_setup(self, view: GameView[Any], side: Side) -> GameView[Any]:
         """Only ``side``'s army: the opponent's formation follows their secret strategy."""
         own = _tora_view(view)

@@ -26,7 +26,7 @@ from .events import COMPASS_WORDS
 from .geometry import DELTAS, DIRECTION_VECTORS, DIRECTIONS, distance, name, on_board
 from .kept import keep
 from .neighbourhood import cannon_key, piece_key
-from .pieces import ASSASSIN, CANNON, COMMAND_KINDS, KIND_NAMES, RULER
+from .pieces import ASSASSIN, CANNON, CAVALRY, COMMAND_KINDS, KIND_NAMES, RULER, SOLDIER
 from .play import Play
 from .position import Position
 
@@ -103,7 +103,7 @@ def _group_choices(game: Play, group: str, actions: list[Action]) -> tuple[Choic
     counts = Counter(said_all)
     flat = len(actions) <= MENU
     return tuple(
-        _choice(action, text, *named, counts[said] > 1, flat, group, _shot(game, action))
+        _choice(action, text, named, counts[said] > 1, flat, group, _shot(game, action))
         for action, text, named, said in zip(actions, texts, seen, said_all, strict=True)
     )
 
@@ -112,22 +112,21 @@ def _group_choices(game: Play, group: str, actions: list[Action]) -> tuple[Choic
 def _choice(
     action: Action,
     text: str,
-    taken: str,
-    target: str,
+    seen: Seen,
     twice: bool,
     flat: bool,
     group: str,
     line: tuple[int, ...],
 ) -> Choice:
-    """The choice of ``action`` written ``text`` (``_worded``'s ``taken`` and ``target``),
-    its label said ``twice`` in its group, in a ``flat`` menu, of ``group``, its shot's
+    """The choice of ``action`` written ``text`` (``seen``: what ``_seen`` tells of it), its
+    label said ``twice`` in its group, in a ``flat`` menu, of ``group``, its shot's
     squares ``line``: made once for every state that offers it so (a Choice is immutable;
     most of a piece's choices stay the same when its surroundings change)."""
-    said = _worded(action, text, taken, target)
+    said = _worded(action, text, *seen)
     if twice:
         said = _fit(frame("{label} ({notation})", label=said, notation=text))
     path = (said,) if flat else (_direction(action), said)
-    return Choice(text, said, path, group, _touches(action, line))
+    return Choice(text, said, path, group, _touches(action, line, seen[2] == STRIKE))
 
 
 def _kept_key(game: Play, actions: list[Action]) -> tuple[object, ...] | None:
@@ -171,16 +170,20 @@ def _shot(game: Play, action: Action) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=16384)
-def _touches(action: Action, line: tuple[int, ...]) -> tuple[Touch, ...]:
+def _touches(action: Action, line: tuple[int, ...], strikes: bool) -> tuple[Touch, ...]:
     """The squares ``action`` touches, in order: the piece's square, the squares it passes,
     where it lands, what it attacks (the middle square of a reach-2 shot as passed), the
     Cannon's supporters; a shot's squares are ``line`` (``_shot``: up to the first visible
-    piece or the edge). Made once for every state that offers the action along the same
-    line (they read nothing else)."""
+    piece or the edge). A landing that ``strikes`` a command piece stops on the square
+    before it and hits it (``STRIKE``). Made once for every state that offers the action
+    along the same line so (they read nothing else)."""
     out = [_touch(action.origin, FROM)]
-    out += [_touch(sq, VIA) for sq in action.path[:-1]]
-    if action.path:
-        out.append(_touch(action.path[-1], TO))
+    path = action.path[:-1] if strikes else action.path
+    out += [_touch(sq, VIA) for sq in path[:-1]]
+    if path:
+        out.append(_touch(path[-1], TO))
+    if strikes:
+        out.append(_touch(action.dest, HIT))
     out += [_touch(sq, VIA) for sq in line[:-1]]
     out += [_touch(sq, HIT) for sq in line[-1:]]
     if action.target:
@@ -347,34 +350,58 @@ def label(game: Play, action: Action, text: str) -> str:
     return _worded(action, text, *_seen(game, action))
 
 
-def _seen(game: Play, action: Action) -> tuple[str, str]:
+# How a move lands on the visible enemy piece at its end (``_seen``): it takes it and its
+# square, it strikes a command piece from the square before, which stays doomed (R11,
+# docs/RULES.md), or a Cavalry and a defending Soldier are both removed (R18).
+TAKE, STRIKE, TRADE = "take", "strike", "trade"
+Seen = tuple[str, str, str]
+
+
+def _seen(game: Play, action: Action) -> Seen:
     """The kinds of the visible enemy pieces ``action`` moves onto and attacks ("" for
-    none): all its label reads of the position."""
+    none), and how it lands on the first (``TAKE``, ``STRIKE``, ``TRADE``; "" for no such
+    landing): all its label reads of the position."""
     target = _enemy(game, action.target) if action.target else ""
-    taken = _enemy(game, action.dest) if action.kind == MOVE and not action.target else ""
-    return taken, target
+    if action.kind != MOVE or action.target or not action.path or _ghost(game, action):
+        return "", target, ""
+    piece = game.pos.at(action.dest)
+    if piece is None or piece.side == game.pos.side:
+        return "", target, ""
+    taken = _kind_name(game, piece.kind, piece.side)
+    if piece.is_command:
+        return taken, target, STRIKE
+    if action.letter == CAVALRY and piece.kind == SOLDIER and piece.defending:
+        return taken, target, TRADE
+    return taken, target, TAKE
 
 
-def _worded(action: Action, text: str, taken: str, target: str) -> str:
-    """``label`` of ``action`` written ``text``, ``taken`` and ``target`` its ``_seen``."""
+def _ghost(game: Play, action: Action) -> bool:
+    """Is ``action`` the hidden Assassin's? It ends on an enemy's square only to share it
+    (R40): it lands on nothing."""
+    return action.letter == ASSASSIN and game.pos.hidden_assassin(game.pos.side) is not None
+
+
+def _worded(action: Action, text: str, taken: str, target: str, landing: str) -> str:
+    """``label`` of ``action`` written ``text``; ``taken``, ``target`` and ``landing`` are
+    its ``_seen``."""
     if action.kind == CROWN:
         return msg("crown the General on {square}", square=name(action.origin))
-    return _label(action, text, taken, target)
+    return _label(action, text, taken, target, landing)
 
 
 @lru_cache(maxsize=16384)
-def _label(action: Action, text: str, taken: str, target: str) -> str:
+def _label(action: Action, text: str, taken: str, target: str, landing: str) -> str:
     """``label`` of ``action`` written ``text``, the visible enemy pieces it moves onto
-    (``taken``) and attacks (``target``) of these kinds ("" for none): made once for every
-    state that offers it so (a ``Text`` is immutable)."""
-    words = _operation(action, taken, target)
+    (``taken``, landing so: ``landing``) and attacks (``target``) of these kinds ("" for
+    none): made once for every state that offers it so (a ``Text`` is immutable)."""
+    words = _operation(action, taken, target, landing)
     named = [text.find(part) for part in (" via ", " with ") if part in text]
     if named:  # the path or the supporters matter here: the notation names them
         words = frame("{words} ({notation})", words=words, notation=text[min(named) + 1 :])
     return _fit(words)
 
 
-def _operation(action: Action, taken: str, target: str) -> Text:
+def _operation(action: Action, taken: str, target: str, landing: str) -> Text:
     kind = action.kind
     if kind == STANCE:
         if action.stance == "defend":
@@ -388,18 +415,29 @@ def _operation(action: Action, taken: str, target: str) -> Text:
         if action.path:
             return msg("move to {square} and search around {square}", square=name(action.dest))
         return msg("search around {square}", square=name(action.dest))
+    if landing == STRIKE:
+        hit = msg("attack the {piece} on {square}", piece=taken, square=name(action.dest))
+        return _from(action.origin, action.path[:-1], hit)
+    if landing == TRADE:
+        return msg(
+            "move onto {square}, trading the Cavalry for the {piece} there",
+            square=name(action.dest),
+            piece=taken,
+        )
+    if landing == TAKE:
+        return msg(
+            "move onto {square}, taking the {piece} there", square=name(action.dest), piece=taken
+        )
     if not action.target:
-        if taken:
-            return msg(
-                "move onto {square}, taking the {piece} there",
-                square=name(action.dest),
-                piece=taken,
-            )
         return msg("move to {square}", square=name(action.dest))
-    hit = _hit(action, target)
-    if action.path:
-        return msg("move to {square} and {attack}", square=name(action.dest), attack=hit)
-    return msg("{attack}, staying on {square}", attack=hit, square=name(action.origin))
+    return _from(action.origin, action.path, _hit(action, target))
+
+
+def _from(origin: int, path: tuple[int, ...], attack: Text) -> Text:
+    """``attack`` made after moving along ``path`` from ``origin``, or staying there."""
+    if path:
+        return msg("move to {square} and {attack}", square=name(path[-1]), attack=attack)
+    return msg("{attack}, staying on {square}", attack=attack, square=name(origin))
 
 
 def _hit(action: Action, victim: str) -> Text:

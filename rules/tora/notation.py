@@ -217,6 +217,11 @@ class _Reader:
                 self.text,
                 msg("'{operation}' cannot be combined with a move or attack", operation=operation),
             )
+        if fields["kind"] == SEARCH and "target" in fields:
+            # R51 writes a search alone or after a move: it never follows an attack (R43)
+            raise MalformedAction(
+                self.text, msg("'search' cannot follow an attack: it follows at most a move")
+            )
         return Spec(self.text, **fields)
 
     def _once(self, current: str, word: str) -> str:

@@ -58,7 +58,9 @@ class View:
     ``pieces`` is the board after the last finished turn, or, for the player to act, after
     the actions they have staged (``staged``): the preview of ending the turn now.
     ``last_turn`` is the previous finished turn (public forms, except the viewer's own hidden
-    actions), ``round_end`` the command pieces removed when that turn closed a round.
+    actions), ``round_end`` the command pieces removed when that turn closed a round;
+    ``new_board`` when that turn ended a game of the series (R28: a lost command, an agreed
+    reset), so that it happened on the board before this one (images draw none of it).
     """
 
     viewer: Side | None
@@ -86,6 +88,7 @@ class View:
     deciding: bool = False  # nobody answers in the opponent's turn in TORA
     decision: str = ""
     forced_pass: bool = False  # no turn is a forced pass in TORA
+    new_board: bool = False
 
     def removed_at_round_end(self, names: Sequence[str]) -> list[Text]:
         """The doomed pieces removed when the last turn closed a round (R11), in words:
@@ -166,6 +169,7 @@ def build_view(game: Play, viewer: Side | None) -> View:
         last_turn=() if last is None else _last_turn(game, last, viewer),
         last_turn_side=None if last is None else last.side,
         round_end=() if last is None else last.round_end,
+        new_board=last is not None and last.game != number,
         staged=game.staged_events(viewer),
         outcome=None if outcome is None else str(outcome),
         winner=None if outcome is None else outcome.winner,
