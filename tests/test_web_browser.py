@@ -764,3 +764,36 @@ async def test_a_pause_declined_then_accepted_then_the_clock_resumed(
         await expect(page.locator("#clock")).to_contain_text("Deadline", timeout=WAIT)
         await expect(page.locator("#resume")).to_be_disabled()
     await stage.posted("tia (Opposition) resumed the match", channel)
+
+
+async def test_end_turn_pressed_while_an_action_is_out_ends_the_turn_after_it(
+    w: World, browser: Browser
+) -> None:
+    """On a slow network a square is clicked (its action on its way) and End turn at once:
+    the press waits for the action and ends the turn then, never dropped without a word."""
+    match = await w.playing()
+    me = await w.me(match, Side.CHALLENGER)
+    group, action = next(
+        (g, a)
+        for g in me["choices"]
+        if g.get("origin")
+        for a in g["actions"]
+        if a["spot"] != g["origin"]
+        and [b["spot"] for b in g["actions"]].count(a["spot"]) == 1
+        and "search" not in a["label"]
+    )
+    page = await player_page(w, browser, match, Side.CHALLENGER)
+    await expect(page.locator("#connection")).to_have_text("live", timeout=WAIT)
+
+    async def slow(route: Route) -> None:
+        await asyncio.sleep(1.5)  # a phone's network
+        await route.continue_()
+
+    await page.route("**/api/me/act", slow)
+    await page.click(f'.cell[data-square="{group["origin"]}"]')
+    await expect(page.locator(".cell.picked")).to_have_count(1, timeout=WAIT)
+    await page.click(f'.cell[data-square="{action["spot"]}"]')
+    await page.click("#end")  # while the action is still out
+    await to_act(page, "bob")
+    players = (await w.me(match, Side.OPPOSITION))["players"]
+    assert next(p["to_act"] for p in players if p["name"] == "bob")

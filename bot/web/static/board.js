@@ -33,7 +33,7 @@ const ui = {
   picked: null, // the key of the picked group of actions
   replay: null, // null: the position now; else the turn whose picture is shown
   flipped: false,
-  busy: false,
+  sending: Promise.resolve(), // the last request sent (post): the next waits for it
   picture: null, // the blob URL of the picture shown
   pictureUrl: null, // and where it came from
   pressed: null, // the square last pressed
@@ -118,15 +118,27 @@ function loadFailed(text) {
   }
 }
 
-async function post(path, payload) {
-  if (ui.busy) return;
-  ui.busy = true;
+/** Send a press, stamped with the turn the player saw when pressing it. Presses are sent
+ * one at a time in the order made: one made while another is out (End turn clicked right
+ * after a square on a slow network) waits for it, and is then done, or refused as stale if
+ * that one ended the turn; never dropped without a word. */
+function post(path, payload) {
+  const request = JSON.stringify({ stamp: stamp(), ...payload });
   document.body.classList.add("busy");
+  const sent = ui.sending.then(() => send(path, request));
+  ui.sending = sent;
+  sent.then(() => {
+    if (ui.sending === sent) document.body.classList.remove("busy"); // none behind it
+  });
+  return sent;
+}
+
+async function send(path, request) {
   try {
     const response = await fetch(`/api/me/${path}`, {
       method: "POST",
       headers: { ...headers(), "Content-Type": "application/json" },
-      body: JSON.stringify({ stamp: stamp(), ...payload }),
+      body: request,
       cache: "no-store",
     });
     const body = await readJson(response);
@@ -148,9 +160,6 @@ async function post(path, payload) {
     }
   } catch {
     showError(t("unreachable"));
-  } finally {
-    ui.busy = false;
-    document.body.classList.remove("busy");
   }
 }
 
