@@ -797,3 +797,30 @@ async def test_end_turn_pressed_while_an_action_is_out_ends_the_turn_after_it(
     await to_act(page, "bob")
     players = (await w.me(match, Side.OPPOSITION))["players"]
     assert next(p["to_act"] for p in players if p["name"] == "bob")
+
+
+async def test_a_picked_generals_warnings_stay_when_the_page_reads_a_new_state(
+    w: World, browser: Browser
+) -> None:
+    """R30: bob's General picked, the square its move would leave it in jeopardy is marked
+    "!"; a draw offered from elsewhere changes bob's state, the General stays picked, and
+    so do its warnings (asked again for the new state)."""
+    match = await w.playing()
+    ann = await w.token(match, Side.CHALLENGER)
+    for notation in ("A v7h9-v6h7", "A v5h7-v5h5"):  # two Archers up: bob's General exposed
+        assert (await w.post("act", ann, {"stamp": 1, "notation": notation}))[0] == 200
+    assert (await w.post("end", ann, {"stamp": 1}))[0] == 200
+    bob = await player_page(w, browser, match, Side.OPPOSITION)
+    await expect(bob.locator("#connection")).to_have_text("live", timeout=WAIT)
+    await bob.click('.cell[data-square="v5h1"]')  # the General
+    warned = bob.locator('.cell.spot.warn[data-square="v6h1"]')
+    await expect(warned).to_have_count(1, timeout=WAIT)
+    status, body, _ = await w.post("draw", ann, {"stamp": 2})
+    assert status == 200, body
+    await expect(bob.locator("#proposals")).to_contain_text("draw", timeout=WAIT)
+    await expect(bob.locator(".cell.picked")).to_have_count(1)  # still picked
+    await bob.wait_for_timeout(500)
+    await expect(warned).to_have_count(1, timeout=WAIT)
+    await warned.click()  # and a click there still warns before it acts
+    await expect(bob.locator("#chooser .warning")).to_contain_text("jeopardy", timeout=WAIT)
+    await staged(bob, 0)

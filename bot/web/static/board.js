@@ -180,12 +180,15 @@ function stamp() {
 /** Show `state`, in its language (the page's words switch to it first). The same state
  * read again (its version a digest of all of it: the live stream begins with the state as
  * it is, which the page may have read already) leaves what the player has open as it is: a
- * chooser, a picked piece and its warnings. */
+ * chooser, a picked piece and its warnings. A new one closes the chooser; a picked piece
+ * still there stays picked, its warnings asked for again (they were the old state's). */
 async function setState(state) {
   if (await speak(state.language, headers())) showConnection(ui.connection, ui.connectionWhy);
   if (!ui.state || state.version !== ui.state.version) {
     ui.state = state;
-    if (ui.picked && !groups().some((g) => g.key === ui.picked)) ui.picked = null;
+    const picked = group(ui.picked);
+    ui.picked = picked ? picked.key : null;
+    if (picked) loadWarnings(picked);
     hideChooser();
   }
   render();
