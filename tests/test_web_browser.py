@@ -31,6 +31,7 @@ import pytest
 import pytest_asyncio
 from web_world import World
 
+from bot.service import Terms
 from bot.service.links import BOARD, PAGE
 from harness.stage import Stage
 from rules import GameState, Side, game_type
@@ -824,3 +825,16 @@ async def test_a_picked_generals_warnings_stay_when_the_page_reads_a_new_state(
     await warned.click()  # and a click there still warns before it acts
     await expect(bob.locator("#chooser .warning")).to_contain_text("jeopardy", timeout=WAIT)
     await staged(bob, 0)
+
+
+async def test_r28_propose_a_reset_is_not_offered_in_a_game_without_resets(
+    w: World, browser: Browser
+) -> None:
+    """R28: a reset is TORA's, in a series; a ToriShogi player's page does not offer
+    "Propose a reset", which could only be refused, while a draw and a pause stay."""
+    match = await w.playing(Terms(game="torishogi"))
+    page = await player_page(w, browser, match, Side.CHALLENGER)
+    await page.click(".more summary")
+    await expect(page.locator("#draw")).to_be_enabled(timeout=WAIT)
+    await expect(page.locator("#pause")).to_be_enabled()
+    await expect(page.locator("#reset")).to_be_hidden()

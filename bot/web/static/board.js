@@ -469,9 +469,9 @@ function renderPlayer(state) {
   $("undo").disabled = !acting || staged.length === 0;
   $("end").disabled = !acting;
   const playing = state.phase === "playing";
-  for (const id of ["draw", "reset", "resign"]) $(id).disabled = !playing;
+  $("resign").disabled = !playing;
+  renderProposable(state);
   // A pause needs both players and stops the clock; either player resumes it at once.
-  $("pause").disabled = !playing || state.paused;
   $("resume").disabled = !playing || !state.paused;
   $("public").href = `/m/${encodeURIComponent(state.match)}`;
   renderDecisions();
@@ -481,6 +481,16 @@ function renderPlayer(state) {
   renderSetup(state);
   const waiting = playing && !acting && !state.paused && !state.result;
   renderPlan(state, waiting);
+}
+
+/** The proposals the player may make now (the state's `proposable`, as the server takes
+ * them): a draw or a pause they may not make now is disabled; a reset, where their game
+ * or the moment has none (ToriShogi, Torii, TORA outside a series or above one action:
+ * R28), is hidden, as it would only be refused. */
+function renderProposable(state) {
+  const proposable = state.proposable || [];
+  for (const kind of ["draw", "pause"]) $(kind).disabled = !proposable.includes(kind);
+  $("reset").hidden = !proposable.includes("reset");
 }
 
 /** Groups no square stands for (a decision such as the Monkey's): buttons below the board. */
