@@ -838,3 +838,30 @@ async def test_r28_propose_a_reset_is_not_offered_in_a_game_without_resets(
     await expect(page.locator("#draw")).to_be_enabled(timeout=WAIT)
     await expect(page.locator("#pause")).to_be_enabled()
     await expect(page.locator("#reset")).to_be_hidden()
+
+
+async def test_a_turn_ended_on_the_page_can_be_asked_back_on_the_page(
+    w: World, browser: Browser
+) -> None:
+    """In a casual match a turn ended on the page is asked back there, as Discord's "Ask to
+    take it back" does, until the opponent ends theirs; the opponent accepts and it is
+    played again."""
+    match = await w.playing(Terms(rated=False))
+    token = await w.token(match, Side.CHALLENGER)
+    notation = await w.first_action(match, Side.CHALLENGER)
+    assert (await w.post("act", token, {"stamp": 1, "notation": notation}))[0] == 200
+    page = await player_page(w, browser, match, Side.CHALLENGER)
+    await staged(page, 1)
+    ask = page.get_by_role("button", name="Ask to take back your turn")
+    await page.click(".more summary")
+    await expect(ask).to_be_hidden()  # nothing ended to take back yet
+    await page.click("#end")
+    await to_act(page, "bob")
+    await ask.click()
+    await expect(page.locator("#proposals")).to_contain_text("take back", timeout=WAIT)
+    await expect(ask).to_be_hidden()  # asked: the proposal stands, with its Take back
+    bob = await w.token(match, Side.OPPOSITION)
+    status, body, _ = await w.post("answer", bob, {"stamp": 2, "kind": "rewind", "yes": True})
+    assert status == 200, body
+    await to_act(page, "ann")
+    await staged(page, 0)  # the turn taken back, to play again

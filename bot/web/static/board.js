@@ -486,11 +486,12 @@ function renderPlayer(state) {
 /** The proposals the player may make now (the state's `proposable`, as the server takes
  * them): a draw or a pause they may not make now is disabled; a reset, where their game
  * or the moment has none (ToriShogi, Torii, TORA outside a series or above one action:
- * R28), is hidden, as it would only be refused. */
+ * R28), is hidden, as it would only be refused, and so is the takeback but in a casual
+ * match, between the end of the player's turn and the end of the opponent's. */
 function renderProposable(state) {
   const proposable = state.proposable || [];
   for (const kind of ["draw", "pause"]) $(kind).disabled = !proposable.includes(kind);
-  $("reset").hidden = !proposable.includes("reset");
+  for (const kind of ["reset", "rewind"]) $(kind).hidden = !proposable.includes(kind);
 }
 
 /** Groups no square stands for (a decision such as the Monkey's): buttons below the board. */
@@ -634,6 +635,7 @@ function wire() {
   $("pause").addEventListener("click", () => post("pause", {}));
   $("resume").addEventListener("click", () => post("resume", {}));
   $("reset").addEventListener("click", () => post("reset", {}));
+  $("rewind").addEventListener("click", () => post("rewind", {}));
   $("resign").addEventListener("click", () => {
     $("confirm").hidden = false;
     $("confirm-no").focus();
