@@ -9,7 +9,10 @@ live stream refused for too many open boards saying why; a player's open page sh
 result when the opponent resigns; the focused and the picked square standing out on every
 square;
 a General's move the turn could not end on, marked before it is staged; a draw offered on one
-page and accepted on the other; a pause declined, then accepted, then the clock resumed), a
+page and accepted on the other; a pause declined, then accepted, then the clock resumed; End
+turn pressed while an action is on its way, done after it; a picked General's warnings kept
+under a new state; no reset offered where the game has none; a turn ended on the page asked
+back there), a
 spectator's page follows a turn live, and the setup is done
 on the page from the setup message's link (TORA's strategy, Ruler and Assassin square by
 clicking it; Torii's Spirit with its power).
