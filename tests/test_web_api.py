@@ -613,3 +613,27 @@ async def test_the_match_pages_picture_during_a_long_board_setup_is_the_long_boa
         picture = Image.open(io.BytesIO(await answer.read()))
     assert picture.width == layout_for(17).width
     assert state["board"]["width"] == picture.width
+
+
+@pytest.mark.parametrize("rated", [False, True])
+async def test_a_takeback_is_asked_on_the_web_and_offered_only_where_it_is_taken(
+    w: World, rated: bool
+) -> None:
+    """A player's state lists the proposals they may make (``proposable``): the takeback
+    only in a casual match, once their turn has ended by End turn and until the opponent
+    ends theirs; the page's ``rewind`` asks it."""
+    match = await w.playing(Terms(rated=rated))
+    ann = await w.token(match, C)
+    assert "rewind" not in (await w.me(match, C))["proposable"]
+    notation = await w.first_action(match, C)
+    assert (await w.post("act", ann, {"stamp": 1, "notation": notation}))[0] == 200
+    status, state, _ = await w.post("end", ann, {"stamp": 1})
+    assert status == 200
+    assert ("rewind" in state["proposable"]) is not rated
+    assert "rewind" not in (await w.me(match, O))["proposable"]  # bob ended no turn
+    status, state, _ = await w.post("rewind", ann, {"stamp": 2})
+    if rated:
+        assert status == 409 and "rated" in state["error"]
+        return
+    assert status == 200 and "rewind" not in state["proposable"]
+    assert state["proposals"] == [{"kind": "rewind", "by": "challenger", "mine": True}]

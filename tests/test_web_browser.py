@@ -9,7 +9,10 @@ live stream refused for too many open boards saying why; a player's open page sh
 result when the opponent resigns; the focused and the picked square standing out on every
 square;
 a General's move the turn could not end on, marked before it is staged; a draw offered on one
-page and accepted on the other; a pause declined, then accepted, then the clock resumed), a
+page and accepted on the other; a pause declined, then accepted, then the clock resumed; End
+turn pressed while an action is on its way, done after it; a picked General's warnings kept
+under a new state; no reset offered where the game has none; a turn ended on the page asked
+back there), a
 spectator's page follows a turn live, and the setup is done
 on the page from the setup message's link (TORA's strategy, Ruler and Assassin square by
 clicking it; Torii's Spirit with its power).
@@ -31,6 +34,7 @@ import pytest
 import pytest_asyncio
 from web_world import World
 
+from bot.service import Terms
 from bot.service.links import BOARD, PAGE
 from harness.stage import Stage
 from rules import GameState, Side, game_type
@@ -887,3 +891,103 @@ async def test_a_pause_declined_then_accepted_then_the_clock_resumed(
         await expect(page.locator("#clock")).to_contain_text("Deadline", timeout=WAIT)
         await expect(page.locator("#resume")).to_be_disabled()
     await stage.posted("tia (Opposition) resumed the match", channel)
+
+
+async def test_end_turn_pressed_while_an_action_is_out_ends_the_turn_after_it(
+    w: World, browser: Browser
+) -> None:
+    """On a slow network a square is clicked (its action on its way) and End turn at once:
+    the press waits for the action and ends the turn then, never dropped without a word."""
+    match = await w.playing()
+    me = await w.me(match, Side.CHALLENGER)
+    group, action = next(
+        (g, a)
+        for g in me["choices"]
+        if g.get("origin")
+        for a in g["actions"]
+        if a["spot"] != g["origin"]
+        and [b["spot"] for b in g["actions"]].count(a["spot"]) == 1
+        and "search" not in a["label"]
+    )
+    page = await player_page(w, browser, match, Side.CHALLENGER)
+    await expect(page.locator("#connection")).to_have_text("live", timeout=WAIT)
+
+    async def slow(route: Route) -> None:
+        await asyncio.sleep(1.5)  # a phone's network
+        await route.continue_()
+
+    await page.route("**/api/me/act", slow)
+    await page.click(f'.cell[data-square="{group["origin"]}"]')
+    await expect(page.locator(".cell.picked")).to_have_count(1, timeout=WAIT)
+    await page.click(f'.cell[data-square="{action["spot"]}"]')
+    await page.click("#end")  # while the action is still out
+    await to_act(page, "bob")
+    players = (await w.me(match, Side.OPPOSITION))["players"]
+    assert next(p["to_act"] for p in players if p["name"] == "bob")
+
+
+async def test_a_picked_generals_warnings_stay_when_the_page_reads_a_new_state(
+    w: World, browser: Browser
+) -> None:
+    """R30: bob's General picked, the square its move would leave it in jeopardy is marked
+    "!"; a draw offered from elsewhere changes bob's state, the General stays picked, and
+    so do its warnings (asked again for the new state)."""
+    match = await w.playing()
+    ann = await w.token(match, Side.CHALLENGER)
+    for notation in ("A v7h9-v6h7", "A v5h7-v5h5"):  # two Archers up: bob's General exposed
+        assert (await w.post("act", ann, {"stamp": 1, "notation": notation}))[0] == 200
+    assert (await w.post("end", ann, {"stamp": 1}))[0] == 200
+    bob = await player_page(w, browser, match, Side.OPPOSITION)
+    await expect(bob.locator("#connection")).to_have_text("live", timeout=WAIT)
+    await bob.click('.cell[data-square="v5h1"]')  # the General
+    warned = bob.locator('.cell.spot.warn[data-square="v6h1"]')
+    await expect(warned).to_have_count(1, timeout=WAIT)
+    status, body, _ = await w.post("draw", ann, {"stamp": 2})
+    assert status == 200, body
+    await expect(bob.locator("#proposals")).to_contain_text("draw", timeout=WAIT)
+    await expect(bob.locator(".cell.picked")).to_have_count(1)  # still picked
+    await bob.wait_for_timeout(500)
+    await expect(warned).to_have_count(1, timeout=WAIT)
+    await warned.click()  # and a click there still warns before it acts
+    await expect(bob.locator("#chooser .warning")).to_contain_text("jeopardy", timeout=WAIT)
+    await staged(bob, 0)
+
+
+async def test_r28_propose_a_reset_is_not_offered_in_a_game_without_resets(
+    w: World, browser: Browser
+) -> None:
+    """R28: a reset is TORA's, in a series; a ToriShogi player's page does not offer
+    "Propose a reset", which could only be refused, while a draw and a pause stay."""
+    match = await w.playing(Terms(game="torishogi"))
+    page = await player_page(w, browser, match, Side.CHALLENGER)
+    await page.click(".more summary")
+    await expect(page.locator("#draw")).to_be_enabled(timeout=WAIT)
+    await expect(page.locator("#pause")).to_be_enabled()
+    await expect(page.locator("#reset")).to_be_hidden()
+
+
+async def test_a_turn_ended_on_the_page_can_be_asked_back_on_the_page(
+    w: World, browser: Browser
+) -> None:
+    """In a casual match a turn ended on the page is asked back there, as Discord's "Ask to
+    take it back" does, until the opponent ends theirs; the opponent accepts and it is
+    played again."""
+    match = await w.playing(Terms(rated=False))
+    token = await w.token(match, Side.CHALLENGER)
+    notation = await w.first_action(match, Side.CHALLENGER)
+    assert (await w.post("act", token, {"stamp": 1, "notation": notation}))[0] == 200
+    page = await player_page(w, browser, match, Side.CHALLENGER)
+    await staged(page, 1)
+    ask = page.get_by_role("button", name="Ask to take back your turn")
+    await page.click(".more summary")
+    await expect(ask).to_be_hidden()  # nothing ended to take back yet
+    await page.click("#end")
+    await to_act(page, "bob")
+    await ask.click()
+    await expect(page.locator("#proposals")).to_contain_text("take back", timeout=WAIT)
+    await expect(ask).to_be_hidden()  # asked: the proposal stands, with its Take back
+    bob = await w.token(match, Side.OPPOSITION)
+    status, body, _ = await w.post("answer", bob, {"stamp": 2, "kind": "rewind", "yes": True})
+    assert status == 200, body
+    await to_act(page, "ann")
+    await staged(page, 0)  # the turn taken back, to play again

@@ -120,7 +120,8 @@ class Boards:
 
     async def mine(self, match: int, side: Side) -> dict[str, Any]:
         """The state ``side``'s player sees: the public one's fields from their own view,
-        with their side, staged actions, legal actions, setup form and the proposals open."""
+        with their side, staged actions, legal actions, setup form, the proposals open and
+        those they may make (``proposable``)."""
         return dict((await self.mine_kept(match, side)).state)
 
     async def mine_kept(self, match: int, side: Side, seen: bool = True) -> Kept:
@@ -183,6 +184,7 @@ class Boards:
             {"kind": kind, "by": side_name(by), "mine": by == side}
             for kind, by in sorted(look.offers.items())
         ]
+        state["proposable"] = list(look.proposable)
         return versioned(state, moves.choices if moves else None)
 
     async def warnings(self, match: int, side: Side, group: str) -> dict[str, Any]:

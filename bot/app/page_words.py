@@ -35,6 +35,7 @@ CONTROLS = {
     "match pause": N_("Propose a pause"),
     "match resume": N_("Resume the clock"),
     "match reset": N_("Propose a reset"),
+    "match takeback": N_("Ask to take back your turn"),
     "decline": N_("Decline"),
     "setup": N_("the setup on this page"),
 }

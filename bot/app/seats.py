@@ -32,7 +32,19 @@ from .boards import Boards
 from .page_words import page_text, said
 from .planning import plan_state
 
-VERBS = ("act", "undo", "end", "draw", "resign", "pause", "resume", "reset", "answer", "setup")
+VERBS = (
+    "act",
+    "undo",
+    "end",
+    "draw",
+    "resign",
+    "pause",
+    "resume",
+    "reset",
+    "rewind",
+    "answer",
+    "setup",
+)
 MOST_NOTATION = 200  # characters of an action's notation (several actions: ``;`` between)
 MOST_ANSWERS = 8  # setup answers in one request
 MOST_ANSWER = 40  # characters of one setup answer or question name
@@ -126,6 +138,7 @@ class Seats:
             "pause": service.pause,
             "resume": service.resume,
             "reset": service.reset,
+            "rewind": service.takeback,  # ask to take back the turn just ended
         }
         command = simple[verb]
         return lambda: command(place, user, expect=stamp)

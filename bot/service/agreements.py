@@ -168,6 +168,28 @@ async def answer(ctx: Context, table: Table, user: User, verb: str) -> Reply:
     )
 
 
+async def proposable(ctx: Context, table: Table, side: Side) -> tuple[str, ...]:
+    """The kinds of proposal ``side``'s player may make now, as ``propose`` takes them (a
+    page offers these alone): a draw; a pause unless the clock is stopped; a reset where
+    their game lets them propose one (TORA's, in a series, down to one action: R28); a
+    takeback of the turn they have just ended with End turn, in a casual match, while the
+    rules let it go back. A proposal of theirs standing is none: the page lists it, with
+    its Take back."""
+    offers = table.offers()
+    kinds = []
+    for kind in PROPOSAL_KINDS:
+        if offers.get(kind) == side:
+            continue
+        try:
+            _check_proposal(ctx, table, kind, side)
+        except Refused:
+            continue
+        kinds.append(kind)
+    if REWIND in kinds and not await ctx.store.last_turn_ended_by_player(table.played.id):
+        kinds.remove(REWIND)  # it ended at its deadline or by an agreement
+    return tuple(kinds)
+
+
 def open_proposals(hosted: Hosted) -> frozenset[str]:
     """The kinds of proposal standing in ``hosted`` (``draw``, ``reset``, ``pause``)."""
     return frozenset(json.loads(hosted.offers))

@@ -20,7 +20,7 @@ from rules import GameState, GameView, Outcome, Side, game_type
 from rules.protocol import Choice, ChoiceGroup
 from storage import Hosted, HostedNotFound
 
-from . import picking, play, reminders, setup_phase, timing
+from . import agreements, picking, play, reminders, setup_phase, timing
 from .errors import NotAllowed, Refused
 from .host import Host
 from .models import User
@@ -59,8 +59,9 @@ class Look:
     """A hosted match as ``viewer`` (None: anyone) sees it now. ``view`` is the game's view
     for ``viewer`` (None before the game begins), ``names`` the players' names as written
     (the Challenger's first), ``versions`` those stored (they move on with hidden changes
-    too: never show them). ``moves`` and ``setup`` are the viewer's own, when they may act.
-    ``history`` names the game's finished turns (``_history``)."""
+    too: never show them). ``moves`` and ``setup`` are the viewer's own, when they may act;
+    ``proposable`` the proposals they may make now (``agreements.proposable``), while the
+    game is played. ``history`` names the game's finished turns (``_history``)."""
 
     hosted: Hosted
     terms: Terms
@@ -75,6 +76,7 @@ class Look:
     history: str = ""
     moves: Moves | None = None
     setup: SetupForm | None = None
+    proposable: tuple[str, ...] = ()
 
     @property
     def user_id(self) -> int | None:
@@ -162,6 +164,9 @@ class Looking(Host):
         look = replace(
             look, view=game.view_for(viewer), outcome=game.outcome(), history=_history(game)
         )
+        if viewer is not None and hosted.phase == PLAYING and not game.is_over():
+            kinds = await agreements.proposable(self._ctx, table, viewer)
+            look = replace(look, proposable=kinds)
         acting = hosted.phase == PLAYING and not table.paused and not game.is_over()
         if viewer is not None and acting and game.side == viewer:
             if seen:

@@ -33,7 +33,7 @@ const ui = {
   picked: null, // the key of the picked group of actions
   replay: null, // null: the position now; else the turn whose picture is shown
   flipped: false,
-  busy: false,
+  sending: Promise.resolve(), // the last request sent (post): the next waits for it
   picture: null, // the blob URL of the picture shown
   pictureUrl: null, // and where it came from
   pressed: null, // the square last pressed
@@ -123,15 +123,27 @@ function loadFailed(text) {
   }
 }
 
-async function post(path, payload) {
-  if (ui.busy) return;
-  ui.busy = true;
+/** Send a press, stamped with the turn the player saw when pressing it. Presses are sent
+ * one at a time in the order made: one made while another is out (End turn clicked right
+ * after a square on a slow network) waits for it, and is then done, or refused as stale if
+ * that one ended the turn; never dropped without a word. */
+function post(path, payload) {
+  const request = JSON.stringify({ stamp: stamp(), ...payload });
   document.body.classList.add("busy");
+  const sent = ui.sending.then(() => send(path, request));
+  ui.sending = sent;
+  sent.then(() => {
+    if (ui.sending === sent) document.body.classList.remove("busy"); // none behind it
+  });
+  return sent;
+}
+
+async function send(path, request) {
   try {
     const response = await fetch(`/api/me/${path}`, {
       method: "POST",
       headers: { ...headers(), "Content-Type": "application/json" },
-      body: JSON.stringify({ stamp: stamp(), ...payload }),
+      body: request,
       cache: "no-store",
     });
     const body = await readJson(response);
@@ -153,9 +165,6 @@ async function post(path, payload) {
     }
   } catch {
     showError(t("unreachable"));
-  } finally {
-    ui.busy = false;
-    document.body.classList.remove("busy");
   }
 }
 
@@ -176,12 +185,15 @@ function stamp() {
 /** Show `state`, in its language (the page's words switch to it first). The same state
  * read again (its version a digest of all of it: the live stream begins with the state as
  * it is, which the page may have read already) leaves what the player has open as it is: a
- * chooser, a picked piece and its warnings. */
+ * chooser, a picked piece and its warnings. A new one closes the chooser; a picked piece
+ * still there stays picked, its warnings asked for again (they were the old state's). */
 async function setState(state) {
   if (await speak(state.language, headers())) showConnection(ui.connection, ui.connectionWhy);
   if (!ui.state || state.version !== ui.state.version) {
     ui.state = state;
-    if (ui.picked && !groups().some((g) => g.key === ui.picked)) ui.picked = null;
+    const picked = group(ui.picked);
+    ui.picked = picked ? picked.key : null;
+    if (picked) loadWarnings(picked);
     hideChooser();
   }
   render();
@@ -467,9 +479,9 @@ function renderPlayer(state) {
   $("undo").disabled = !acting || staged.length === 0;
   $("end").disabled = !acting;
   const playing = state.phase === "playing";
-  for (const id of ["draw", "reset", "resign"]) $(id).disabled = !playing;
+  $("resign").disabled = !playing;
+  renderProposable(state);
   // A pause needs both players and stops the clock; either player resumes it at once.
-  $("pause").disabled = !playing || state.paused;
   $("resume").disabled = !playing || !state.paused;
   $("public").href = `/m/${encodeURIComponent(state.match)}`;
   renderDecisions();
@@ -479,6 +491,17 @@ function renderPlayer(state) {
   renderSetup(state);
   const waiting = playing && !acting && !state.paused && !state.result;
   renderPlan(state, waiting);
+}
+
+/** The proposals the player may make now (the state's `proposable`, as the server takes
+ * them): a draw or a pause they may not make now is disabled; a reset, where their game
+ * or the moment has none (ToriShogi, Torii, TORA outside a series or above one action:
+ * R28), is hidden, as it would only be refused, and so is the takeback but in a casual
+ * match, between the end of the player's turn and the end of the opponent's. */
+function renderProposable(state) {
+  const proposable = state.proposable || [];
+  for (const kind of ["draw", "pause"]) $(kind).disabled = !proposable.includes(kind);
+  for (const kind of ["reset", "rewind"]) $(kind).hidden = !proposable.includes(kind);
 }
 
 /** Groups no square stands for (a decision such as the Monkey's): buttons below the board. */
@@ -622,6 +645,7 @@ function wire() {
   $("pause").addEventListener("click", () => post("pause", {}));
   $("resume").addEventListener("click", () => post("resume", {}));
   $("reset").addEventListener("click", () => post("reset", {}));
+  $("rewind").addEventListener("click", () => post("rewind", {}));
   $("resign").addEventListener("click", () => {
     $("confirm").hidden = false;
     $("confirm-no").focus();
