@@ -1,0 +1,53 @@
+"""Review rG4: Torii's words, menus and refusals against TI1-TI20 (failing tests, one per bug)."""
+
+from __future__ import annotations
+
+import pytest
+from test_torii_positions import make
+
+from rules.errors import IllegalAction
+from rules.torii import TORII
+
+
+def test_rg4_diagonal_step_with_powers_off_does_not_tell_the_deer_only_the_deer_may() -> None:
+    """TI4/TI12: ann picked the Deer in a match without powers and types `1 b3` (a diagonal
+    step). She is told "steps are orthogonal; only the Deer steps diagonally (TI12)", which
+    contradicts her own Spirit; she should be told that powers are off in this match (as
+    the Kitsune's push says: "...; powers are off in this match")."""
+    game = TORII.new_game({"powers": False}, ({"spirit": "Deer"}, {"spirit": "Kitsune"}))
+    with pytest.raises(IllegalAction) as info:
+        game.parse_action("1 b3")
+    reason = str(info.value)
+    assert "powers are off" in reason, reason
+
+
+def test_rg4_monkey_flip_label_hides_that_it_cancels_the_builders_reset() -> None:
+    """TI15/TI11: ann (all tiles used after her turn) builds a Torii; bob's Monkey menu offers
+    "Flip the opponent's tile 1 (used -> unused)", which reads as giving ann a tile back.
+    Picking it leaves ann with tile 1 only, where "Flip no tile" would have reset all three
+    (TI11): the label says the opposite of the flip's effect on ann's next turn. It should
+    say that the reset then does not happen (ann keeps tiles 2 and 3 used)."""
+    game = make(
+        """
+        ......
+        ......
+        ......
+        .ccc..
+        ......
+        ......""",
+        spirits="Ka2,Mf6",
+        tiles="1,123",
+    )
+    game.apply("1 a3 build b3")
+    game.end_turn()
+    labels = {c.notation: str(c.label) for c in game.choices()}
+    probe = game.copy()
+    probe.apply("flip C")
+    probe.end_turn()
+    assert probe.fen().split()[4] == "1,123"  # ann: only tile 1 unused, no reset
+    none = game.copy()
+    none.apply("flip none")
+    none.end_turn()
+    assert none.fen().split()[4] == "123,123"  # flip none: ann's reset gives her all three
+    label = labels["flip C"]
+    assert "reset" in label or "2" in label, label
