@@ -1,0 +1,78 @@
+"""Review rC3: typed input to the slash commands (durations, dates, ruling ids, autocomplete).
+Each test fails on the bug it names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.app import rulebook
+from bot.app.callers import Caller
+from bot.app.parsing import BadDuration, parse_duration
+from bot.app.time_off import TimeOff
+from bot.service import Place, User
+from bot.service.testing import Harness
+from harness.stage import Stage
+
+HERE = Place(guild_id=1, channel_id=100)
+ANN = User(1, "ann")
+
+
+async def test_a_bank_of_0s_is_refused_not_silently_made_a_bank_of_7_days(tmp_path: Path) -> None:
+    """`/tora challenge clock:bank bank:0s` posts a challenge "with a bank of 7 days each":
+    the 0s typed is taken for "not given" and replaced by the default. The player should be
+    refused as `Terms.check` refuses a bank of nothing ("A bank holds more than nothing and
+    at most 60 days; 0 s is not."), not be bound to terms they did not ask for. (The same
+    cause makes `/tora-admin settings bank:0s` answer "Saved." and keep the old bank, and
+    `increment:0s` become a day.)"""
+    async with Stage(tmp_path, ("carl",)) as stage:
+        done = await stage.slash("carl", "challenge", clock="bank", bank="0s")
+        await stage.quiet()
+        posted = "\n".join(m.text() for m in stage.emu.messages(stage.channel))
+        assert "a bank of 7 days" not in posted, posted
+        assert "bank" in done.text.lower() and "challenge is posted" not in done.text, done.text
+
+
+async def test_away_until_a_date_in_another_form_is_told_how_to_write_a_date(
+    h: Harness,
+) -> None:
+    """`/tora away until:2027/03/01` (or `01.03.2027`) answers "`2027/03/01` is not a
+    duration: write a number and a unit, e.g. `90m`, `24h`...": the option takes a date, but
+    the refusal never says so, nor how to write one. It should name the date form too (as
+    `until:2027-02-30` is told "write it as `2027-03-01`")."""
+    caller = Caller(ANN, HERE.guild_id, HERE.channel_id)
+    for typed in ("2027/03/01", "01.03.2027"):
+        with pytest.raises(ValueError) as refused:
+            await TimeOff(h.running).away(caller, until=typed)
+        assert "2027-03-01" in str(refused.value), str(refused.value)
+
+
+def test_rules_autocomplete_offers_a_ruling_id_typed_with_a_space() -> None:
+    """`/tora rules topic:r 25` finds R25 (the command reads the id with a space), but its
+    autocomplete offers nothing while it is typed (Discord shows "no options match"): the
+    suggestions compare the raw text with "R25 Trapped · TORA". They should offer R25 as the
+    command finds it."""
+    assert "**R25 Trapped.**" in rulebook.lookup("r 25")
+    assert any(name.startswith("R25 ") for name in rulebook.topics("r 25"))
+
+
+def test_a_ruling_id_in_full_width_characters_is_found() -> None:
+    """A player typing with a Japanese input method (the bot speaks 日本語) asks
+    `/tora rules topic:Ｒ２５` and is told "No ruling of any game mentions `Ｒ２５`. Try a
+    ruling id (`R25`...)" -- what looks like the very id suggested. Full-width letters and
+    digits should be read as their ASCII forms (NFKC), as the away date already reads
+    full-width digits."""
+    assert "**R25 Trapped.**" in rulebook.lookup("Ｒ２５")
+
+
+def test_full_width_digits_in_a_duration_are_read() -> None:
+    """`/tora challenge deadline:３d` (full-width 3, as a Japanese input method types it) is
+    refused: "`３d` is not a duration: write a number and a unit, e.g. ... `3d`" -- the
+    example looks like what was typed. The digits should be read (`/tora away
+    until:２０２７-０３-０１` already is), or the refusal should say the digits are not ASCII."""
+    try:
+        seconds = parse_duration("３d")
+    except BadDuration as refused:
+        pytest.fail(f"full-width digits refused: {refused}")
+    assert seconds == 3 * 86400
