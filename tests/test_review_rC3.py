@@ -11,9 +11,11 @@ from bot.app import rulebook
 from bot.app.callers import Caller
 from bot.app.parsing import BadDuration, parse_duration
 from bot.app.time_off import TimeOff
-from bot.service import Place, User
+from bot.service import Place, Refused, User
+from bot.service.people import checked_zone
 from bot.service.testing import Harness
 from harness.stage import Stage
+from test_service_flows import started
 
 HERE = Place(guild_id=1, channel_id=100)
 ANN = User(1, "ann")
@@ -76,3 +78,31 @@ def test_full_width_digits_in_a_duration_are_read() -> None:
     except BadDuration as refused:
         pytest.fail(f"full-width digits refused: {refused}")
     assert seconds == 3 * 86400
+
+
+def test_a_time_zone_typed_in_lowercase_is_taken() -> None:
+    """`/tora settings timezone:utc` answers "`utc` is not a time zone I know: write one as
+    ... or `UTC`" (and `europe/paris` likewise): the zone is matched case-sensitively, so the
+    refusal offers what looks like the very text typed. The IANA name should be found
+    whatever its case and stored as spelled (`UTC`, `Europe/Paris`)."""
+    for typed, zone in (("utc", "UTC"), ("europe/paris", "Europe/Paris")):
+        try:
+            assert checked_zone(typed) == zone
+        except Refused as refused:
+            pytest.fail(f"{typed!r} refused: {refused}")
+
+
+async def test_action_autocomplete_after_several_typed_actions_keeps_the_choices_apart(
+    h: Harness,
+) -> None:
+    """`/tora act` after six actions typed with `;` (a turn may hold one action per command
+    piece, as the rule book says) then `archer`: Discord shows 25 suggestions of which only two labels
+    differ, each cut at 100 characters to "G v5h9-v4h9; ... ; Archer v3h9: move to v": the
+    player cannot tell which square each stands for. (One action more, and there is no
+    suggestion at all, with no hint why.) The label should keep the new action's words whole
+    (shortening what was already typed, e.g. "…; Archer v3h9: move to v4h9")."""
+    await started(h)
+    prefix = "; ".join(["G v5h9-v4h9"] * 6)
+    offered = await h.service.choices(HERE, ANN, prefix + "; archer")
+    names = [shown for shown, _value in offered]
+    assert offered and len(set(names)) == len(names), names[:4]
