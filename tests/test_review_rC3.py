@@ -15,6 +15,7 @@ from bot.service import Place, Refused, User
 from bot.service.people import checked_zone
 from bot.service.testing import Harness
 from harness.stage import Stage
+from test_service_away import started as started_away
 from test_service_flows import started
 
 HERE = Place(guild_id=1, channel_id=100)
@@ -106,3 +107,34 @@ async def test_action_autocomplete_after_several_typed_actions_keeps_the_choices
     offered = await h.service.choices(HERE, ANN, prefix + "; archer")
     names = [shown for shown, _value in offered]
     assert offered and len(set(names)) == len(names), names[:4]
+
+
+async def test_away_with_start_and_until_both_past_is_refused_not_stored_backwards(
+    h: Harness,
+) -> None:
+    """`/tora away start:2027-01-01 until:2027-01-05` typed on 15 January answers "You are
+    away from <now> until <10 days ago> (4 days; 10 of 14 left this year) ... 1 match was
+    told": the start is moved to now after the days were counted and `until` checked against
+    the typed start, so a time away ending before it begins is stored and the opponent told
+    of it (and the next `/tora away` starting now fails with a database error: "Something
+    went wrong"). It should be refused: the time away would end in the past."""
+    await started_away(h)
+    caller = Caller(ANN, HERE.guild_id, HERE.channel_id)
+    with pytest.raises((Refused, ValueError)):
+        await TimeOff(h.running).away(caller, start="2027-01-01", until="2027-01-05")
+    stored = await h.running._ctx.store.aways(HERE.guild_id, [ANN.id], 0)
+    assert all(a.starts_at < a.ends_at for a in stored), stored
+
+
+async def test_away_from_a_past_start_says_the_days_it_really_counts(h: Harness) -> None:
+    """`/tora away start:2027-01-10 until:2027-01-16` on Friday 15 January answers "(6 days;
+    8 of 14 left this year)", but the time away stored runs from now to the 16th and
+    `/tora away` then says 13 of 14 left: the answer counts from the typed past start. It
+    should count the days from when the time away really begins (1 day; 13 of 14 left), or
+    refuse a start in the past."""
+    await started_away(h)
+    caller = Caller(ANN, HERE.guild_id, HERE.channel_id)
+    answer = await TimeOff(h.running).away(caller, start="2027-01-10", until="2027-01-16")
+    status = await h.running.away_days(HERE.guild_id, ANN)
+    assert "13 away days left" in status.text
+    assert "13 of 14 left" in answer.text, answer.text
