@@ -51,6 +51,8 @@ class Ticks:
         ("45 MIN", 2700),
         ("1.5h", 5400),
         ("30s", 30),
+        ("３d", 3 * 86400),  # noqa: RUF001 (full-width, as a Japanese input method types it)
+        ("１ｈ３０ｍ", 5400),  # noqa: RUF001
     ],
 )
 def test_durations_are_read_as_players_write_them(text: str, seconds: float) -> None:
