@@ -378,6 +378,17 @@ async def test_away_naming_both_days_and_until_is_refused(h: Harness) -> None:
     assert await h.running._ctx.store.aways(HERE.guild_id, [ANN.id], h.clock.now()) == []
 
 
+async def test_away_until_a_date_in_another_form_is_told_how_to_write_a_date(
+    h: Harness,
+) -> None:
+    """`/tora away until:2027/03/01` (or `01.03.2027`) was told it is not a duration, never
+    how to write the date the option takes."""
+    caller = Caller(ANN, HERE.guild_id, HERE.channel_id)
+    for typed in ("2027/03/01", "01.03.2027", "1 3 2027"):
+        with pytest.raises(Unusable, match="write it as `2027-03-01`"):
+            await TimeOff(h.running).away(caller, until=typed)
+
+
 async def test_a_players_settings_cut_off_by_a_failure_are_saved_whole_or_not_at_all(
     h: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
