@@ -415,6 +415,13 @@ def test_a_ruling_id_typed_with_a_space_finds_that_ruling() -> None:
         assert rulebook.lookup(typed) == rulebook.lookup(wanted), rulebook.lookup(typed)[:120]
 
 
+def test_rules_autocomplete_offers_a_ruling_id_typed_with_a_space() -> None:
+    """`/tora rules topic:r 25` finds R25, but its autocomplete offered nothing while it was
+    typed: the suggestions compared the raw text with "R25 Trapped · TORA"."""
+    for typed, wanted in (("r 25", "R25 "), ("TS 5", "TS5 "), ("ti 1", "TI15 ")):
+        assert any(name.startswith(wanted) for name in rulebook.topics(typed)), typed
+
+
 def test_each_game_has_its_own_quick_start() -> None:
     assert "`v5h7`" in rulebook.help_text("tora")
     torishogi = rulebook.help_text("torishogi")
