@@ -422,6 +422,15 @@ def test_rules_autocomplete_offers_a_ruling_id_typed_with_a_space() -> None:
         assert any(name.startswith(wanted) for name in rulebook.topics(typed)), typed
 
 
+def test_a_ruling_id_in_full_width_characters_is_found() -> None:
+    """`/tora rules topic:R25` in full-width characters, as a Japanese input method types
+    it, was told no ruling mentions it; full-width letters and digits are read as ASCII
+    (NFKC), in the suggestions too."""
+    assert rulebook.lookup("Ｒ２５") == rulebook.lookup("R25")  # noqa: RUF001
+    assert rulebook.lookup("ＴＳ　５") == rulebook.lookup("TS5")  # noqa: RUF001
+    assert any(name.startswith("R25 ") for name in rulebook.topics("Ｒ２５"))  # noqa: RUF001
+
+
 def test_each_game_has_its_own_quick_start() -> None:
     assert "`v5h7`" in rulebook.help_text("tora")
     torishogi = rulebook.help_text("torishogi")

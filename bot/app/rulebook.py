@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from dataclasses import dataclass
 from importlib import resources
 
@@ -212,10 +213,12 @@ def topics(typed: str = "", game: str | None = None) -> list[str]:
 
 
 def _key(text: str) -> str:
-    """``text`` as topics are compared, by ``lookup`` and ``topics`` alike: lower case,
-    punctuation as spaces, one space between words, and a ruling id at its start with its
-    letters joined to its number ("r 25" is "r25")."""
-    key = " ".join(text.lower().translate(_PUNCTUATION).split())
+    """``text`` as topics are compared, by ``lookup`` and ``topics`` alike: full-width
+    letters and digits as ASCII (NFKC: a Japanese input method's full-width R25 is "R25"),
+    lower case, punctuation as spaces, one space between words, and a ruling id at its start with
+    its letters joined to its number ("r 25" is "r25")."""
+    normal = unicodedata.normalize("NFKC", text)
+    key = " ".join(normal.lower().translate(_PUNCTUATION).split())
     found = _ID.match(key)
     if found and any(b.prefix.lower() == found[1] for b in books()):
         return found[1] + key[found.start(2) :]
