@@ -19,7 +19,7 @@ from bot.app.callers import Caller
 from bot.app.time_off import TimeOff
 from bot.service import Place, Refused, Terms, User
 from bot.service.guild import GuildSettings, save_guild
-from bot.service.people import PlayerSettings, load_player, save_player
+from bot.service.people import PlayerSettings, checked_zone, load_player, save_player
 from bot.service.testing import PRIVATE, Harness
 from storage import DatabaseUnavailable, players
 
@@ -387,6 +387,15 @@ async def test_away_until_a_date_in_another_form_is_told_how_to_write_a_date(
     for typed in ("2027/03/01", "01.03.2027", "1 3 2027"):
         with pytest.raises(Unusable, match="write it as `2027-03-01`"):
             await TimeOff(h.running).away(caller, until=typed)
+
+
+def test_a_time_zone_typed_in_any_case_is_taken_as_spelled() -> None:
+    """`/tora settings timezone:utc` was refused, offering `UTC`: zones were matched
+    case-sensitively."""
+    for typed, spelled in (("utc", "UTC"), ("europe/paris", "Europe/Paris"), ("UTC", "UTC")):
+        assert checked_zone(typed) == spelled
+    with pytest.raises(Refused, match="not a time zone I know"):
+        checked_zone("europe/atlantis")
 
 
 async def test_a_players_settings_cut_off_by_a_failure_are_saved_whole_or_not_at_all(
