@@ -398,6 +398,31 @@ def test_a_time_zone_typed_in_any_case_is_taken_as_spelled() -> None:
         checked_zone("europe/atlantis")
 
 
+async def test_away_with_start_and_until_both_past_is_refused_not_stored_backwards(
+    h: Harness,
+) -> None:
+    """`/tora away start:2027-01-01 until:2027-01-05` on 15 January stored a time away from
+    now until 10 days ago and told the opponent of it (the start was moved to now after
+    `until` was checked against the typed start)."""
+    await started(h)
+    caller = Caller(ANN, HERE.guild_id, HERE.channel_id)
+    with pytest.raises(Unusable, match="would end in the past"):
+        await TimeOff(h.running).away(caller, start="2027-01-01", until="2027-01-05")
+    assert await h.running._ctx.store.aways(HERE.guild_id, [ANN.id], 0) == []
+
+
+async def test_away_from_a_past_start_counts_the_days_from_now(h: Harness) -> None:
+    """`/tora away start:2027-01-10 until:2027-01-16` on Friday 15 January answered "(6 days;
+    8 of 14 left this year)" though the time away stored runs from now: the days were
+    counted from the typed start."""
+    await started(h)
+    caller = Caller(ANN, HERE.guild_id, HERE.channel_id)
+    answer = await TimeOff(h.running).away(caller, start="2027-01-10", until="2027-01-16")
+    assert "(1 day; 13 of 14 left this year)" in answer.text, answer.text
+    status = await h.running.away_days(HERE.guild_id, ANN)
+    assert "13 away days left" in status.text
+
+
 async def test_a_players_settings_cut_off_by_a_failure_are_saved_whole_or_not_at_all(
     h: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:

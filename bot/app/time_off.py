@@ -64,10 +64,19 @@ class TimeOff:
             return _answer(await self.service.away_days(guild, user), caller)
         settings = await self.service.records.player_settings(user.id)
         now = self.service.records.now()
-        begin = now if start is None else _moment(start, now, settings)
+        # a start in the past is now: the time away begins when it is taken, and its days
+        # are counted (and ``until`` checked) from then
+        begin = now if start is None else max(now, _moment(start, now, settings))
         if days is None:
             assert until is not None
             end = _moment(until, begin, settings)
+            if end <= now:
+                raise Unusable(
+                    _(
+                        "Your time away would end in the past: `{until}` must come after now.",
+                        until=option("until"),
+                    )
+                )
             if end <= begin:
                 raise Unusable(
                     _(
