@@ -9,18 +9,6 @@ from rules.errors import IllegalAction
 from rules.torii import TORII
 
 
-def test_rg4_diagonal_step_with_powers_off_does_not_tell_the_deer_only_the_deer_may() -> None:
-    """TI4/TI12: ann picked the Deer in a match without powers and types `1 b3` (a diagonal
-    step). She is told "steps are orthogonal; only the Deer steps diagonally (TI12)", which
-    contradicts her own Spirit; she should be told that powers are off in this match (as
-    the Kitsune's push says: "...; powers are off in this match")."""
-    game = TORII.new_game({"powers": False}, ({"spirit": "Deer"}, {"spirit": "Kitsune"}))
-    with pytest.raises(IllegalAction) as info:
-        game.parse_action("1 b3")
-    reason = str(info.value)
-    assert "powers are off" in reason, reason
-
-
 def test_rg4_monkey_flip_label_hides_that_it_cancels_the_builders_reset() -> None:
     """TI15/TI11: ann (all tiles used after her turn) builds a Torii; bob's Monkey menu offers
     "Flip the opponent's tile 1 (used -> unused)", which reads as giving ann a tile back.

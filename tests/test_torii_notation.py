@@ -94,6 +94,16 @@ def test_refusals_name_the_ruling_and_the_alternatives() -> None:
     assert "only the Monkey" in refused(lines, "1 a3 build b3 flip C", "TI15").reason
 
 
+def test_ti12_a_diagonal_step_of_a_deer_without_powers_is_refused_as_powers_off() -> None:
+    """A Deer without powers (TI4: only a token) is not told that the Deer steps diagonally,
+    but that powers are off; another Spirit with powers is told which one it is."""
+    game = TORII.new_game({"powers": False}, ({"spirit": "Deer"}, {"spirit": "Kitsune"}))
+    reason = refused(game, "1 b3", "TI5").reason
+    assert reason.endswith("; powers are off in this match"), reason
+    kitsune = TORII.new_game({}, ({"spirit": "Kitsune"}, {"spirit": "Deer"}))
+    assert refused(kitsune, "1 b3", "TI5").reason.endswith("; yours is the Kitsune")
+
+
 @pytest.mark.parametrize(
     ("text", "reason"),
     [

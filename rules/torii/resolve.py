@@ -85,10 +85,15 @@ def resolve(pos: Position, setup: Setup, spec: Spec, text: str) -> Work:
 def _power(work: Work, spirit: str, rule: str, only: Text) -> None:
     """Refused unless the player's Spirit has this power: ``only`` says whose it is."""
     if not work.setup.has(work.me, spirit):
-        if not work.setup.powers:
-            raise IllegalAction(rule, msg("{only}; powers are off in this match", only=only))
-        mine = work.setup.spirits[work.me]
-        raise IllegalAction(rule, msg("{only}; yours is the {spirit}", only=only, spirit=mine))
+        raise IllegalAction(rule, _not_yours(work, only))
+
+
+def _not_yours(work: Work, only: Text) -> Text:
+    """Why a power ``only`` names is not the player's: powers are off, or another Spirit."""
+    if not work.setup.powers:
+        return msg("{only}; powers are off in this match", only=only)
+    mine = work.setup.spirits[work.me]
+    return msg("{only}; yours is the {spirit}", only=only, spirit=mine)
 
 
 def _fly(work: Work, sq: int) -> None:
@@ -223,7 +228,8 @@ def _step_refusal(work: Work, token: int | Direction) -> tuple[str, Text]:
 def _landing_refusal(work: Work, step: Step) -> tuple[str, Text]:
     sq = name(step.landing)
     if step.direction.diagonal and not work.setup.has(work.me, DEER):
-        return "TI5", msg("steps are orthogonal; only the Deer steps diagonally (TI12)")
+        only = msg("steps are orthogonal; only the Deer steps diagonally (TI12)")
+        return "TI5", _not_yours(work, only)
     if step.direction.diagonal and any(s.direction.diagonal for s in work.steps):
         return "TI12", msg("only one step of a turn may be diagonal")
     if step.landing == work.start:
