@@ -41,18 +41,6 @@ def test_rg4_monkey_flip_label_hides_that_it_cancels_the_builders_reset() -> Non
     assert "reset" in label or "2" in label, label
 
 
-def test_rg4_a_far_square_in_the_opponents_lane_is_refused_for_the_wrong_ruling() -> None:
-    """TI5/TI6: from c2 (opponent on d5) ann types `1 f5`. f5 is three files and three ranks
-    away, nowhere near one step, yet she is told "f5 is in a lane of the opponent's Spirit:
-    a step jumps over it (TI6)", as if a step had almost reached it. She should be told it is
-    not one step from c2 (TI5), as `1 a1` is."""
-    game = TORII.new_game({}, ({"spirit": "Kitsune"}, {"spirit": "Deer"}))
-    with pytest.raises(IllegalAction) as info:
-        game.parse_action("1 f5")
-    assert info.value.rule == "TI5", info.value
-    assert "not one step from c2" in str(info.value), info.value
-
-
 def test_rg4_kitsune_push_refusal_names_no_reason() -> None:
     """TI13/TI6: the Kitsune on c2 pushes the opponent on d5 left with `1 push c5 c3`. c5 is in
     the Kitsune's own column, so the push jumps over it to b5; the refusal only says "the

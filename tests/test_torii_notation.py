@@ -104,6 +104,14 @@ def test_ti12_a_diagonal_step_of_a_deer_without_powers_is_refused_as_powers_off(
     assert refused(kitsune, "1 b3", "TI5").reason.endswith("; yours is the Kitsune")
 
 
+def test_ti5_a_far_square_in_the_opponents_lane_is_not_one_step_away() -> None:
+    """f5 is in the opponent's row but three files and ranks from c2: no step passes over it,
+    so it is refused as out of reach (TI5), not as jumped over (TI6) as c5 is from c4."""
+    game = TORII.new_game({}, ({"spirit": "Kitsune"}, {"spirit": "Deer"}))
+    assert "f5 is not one step from c2" in refused(game, "1 f5", "TI5").reason
+    assert "c5 is in a lane" in refused(game, "3 c3 c4 c5", "TI6").reason
+
+
 @pytest.mark.parametrize(
     ("text", "reason"),
     [

@@ -12,7 +12,10 @@ from rules.errors import AmbiguousAction, IllegalAction
 from rules.words import Text, msg, msg_n
 
 from .board import (
+    DIRECTIONS,
+    GRID,
     LINES,
+    ORTHOGONAL,
     STEPS,
     Direction,
     Step,
@@ -37,6 +40,7 @@ from .state import BOAR, CRANE, DEER, KITSUNE, MONKEY, Position, Setup, follower
 from .turn import (
     Work,
     begin,
+    deer,
     do_fly,
     do_push,
     do_step,
@@ -200,7 +204,9 @@ def _what(token: int | Direction) -> str:
 
 
 def _step_refusal(work: Work, token: int | Direction) -> tuple[str, Text]:
-    """Why the next step cannot go to a square or in a direction."""
+    """Why the next step cannot go to a square or in a direction: a square in the opponent's
+    lanes is "jumped over" only when a step of this Spirit passes over it, any other square
+    that no step reaches is simply not one step away."""
     here, opponent = work.here, work.spirits[work.them]
     every = STEPS[here][opponent]
     if isinstance(token, Direction):
@@ -215,14 +221,29 @@ def _step_refusal(work: Work, token: int | Direction) -> tuple[str, Text]:
     step = next((s for s in every if s.landing == token), None)
     if step is not None:
         return _landing_refusal(work, step)
-    if same_lane(token, opponent):
+    over = _passing_over(here, opponent, token, deer(work))
+    if over is not None and any(s.direction == over for s in every):
         return "TI6", msg(
             "{square} is in a lane of the opponent's Spirit: a step jumps over it",
             square=name(token),
         )
+    if over is not None:
+        return _step_refusal(work, over)  # off the board before leaving the lanes
     return "TI5", msg(
         "{square} is not one step from {origin}", square=name(token), origin=name(here)
     )
+
+
+def _passing_over(here: int, opponent: int, sq: int, diagonal: bool) -> Direction | None:
+    """The direction in which a step from ``here`` passes over ``sq`` while jumping the
+    opponent's lanes (TI6), whether it lands or falls off the board; None if none does."""
+    for direction in DIRECTIONS if diagonal else ORTHOGONAL:
+        at = GRID.shift(here, direction.df, direction.dr)
+        while at is not None and same_lane(at, opponent):
+            if at == sq:
+                return direction
+            at = GRID.shift(at, direction.df, direction.dr)
+    return None
 
 
 def _landing_refusal(work: Work, step: Step) -> tuple[str, Text]:
