@@ -41,19 +41,6 @@ def test_rg4_monkey_flip_label_hides_that_it_cancels_the_builders_reset() -> Non
     assert "reset" in label or "2" in label, label
 
 
-def test_rg4_kitsune_push_refusal_names_no_reason() -> None:
-    """TI13/TI6: the Kitsune on c2 pushes the opponent on d5 left with `1 push c5 c3`. c5 is in
-    the Kitsune's own column, so the push jumps over it to b5; the refusal only says "the
-    opponent's Spirit cannot be moved to c5", not why (the step refusals say "c5 is in a lane
-    ...: a step jumps over it"). It should name the reason: c5 is in your lanes, the push
-    jumps to b5."""
-    game = TORII.new_game({}, ({"spirit": "Kitsune"}, {"spirit": "Deer"}))
-    with pytest.raises(IllegalAction) as info:
-        game.parse_action("1 push c5 c3")
-    reason = str(info.value)
-    assert "lane" in reason, reason
-
-
 def test_rg4_monkey_menu_miscounts_decisions_after_a_winning_turn() -> None:
     """TI15/TI10: ann's turn builds a Torii on e4 and then her winning 4th on d4; bob's Monkey
     owes one decision (none for the winning Torii). His menu says "1 decision to make: one

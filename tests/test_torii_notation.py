@@ -112,6 +112,18 @@ def test_ti5_a_far_square_in_the_opponents_lane_is_not_one_step_away() -> None:
     assert "c5 is in a lane" in refused(game, "3 c3 c4 c5", "TI6").reason
 
 
+def test_ti13_a_refused_push_says_why() -> None:
+    """The Kitsune on c2 pushing the opponent from d5: c5 is in the Kitsune's column, so the
+    push jumps over it; a1 is no step at all; a diagonal is no push."""
+    game = TORII.new_game({}, ({"spirit": "Kitsune"}, {"spirit": "Deer"}))
+    lanes = refused(game, "1 push c5 c3", "TI13").reason
+    assert lanes.endswith("c5 is in your Spirit's lanes, so the push jumps over it to b5"), lanes
+    assert "a1 is not one orthogonal step from d5" in refused(game, "1 push a1 c3", "TI13").reason
+    assert "one orthogonal step" in refused(game, "1 push ul c3", "TI13").reason
+    edge = make(spirits="Kb6,Da5")
+    assert "a step up from a5 would leave" in refused(edge, "1 push a6 b5", "TI13").reason
+
+
 @pytest.mark.parametrize(
     ("text", "reason"),
     [

@@ -24,6 +24,7 @@ from .board import (
     name,
     rank_of,
     same_lane,
+    steps_from,
 )
 from .building import (
     WON_WORDS,
@@ -143,9 +144,53 @@ def _push(work: Work, token: int | Direction) -> None:
     chosen = _match(options, token)
     if chosen is None:
         allowed = [f"push {name(s.landing)}" for s in options]
-        said = msg("the opponent's Spirit cannot be moved to {square}", square=_what(token))
-        raise IllegalAction("TI13", said, allowed)
+        raise IllegalAction("TI13", _push_refusal(work, token), allowed)
     do_push(work, chosen.landing)
+
+
+def _push_refusal(work: Work, token: int | Direction) -> Text:
+    """Why the opponent's Spirit cannot be pushed to a square or in a direction (TI13: one
+    orthogonal step that jumps the Kitsune's lanes, with a tile-1 path after it)."""
+    origin = work.spirits[work.them]
+    every = steps_from(origin, work.here, diagonal=False)
+    if isinstance(token, Direction):
+        if token.diagonal:
+            return msg("the opponent's Spirit moves one orthogonal step")
+        step = next((s for s in every if s.direction == token), None)
+        if step is None:
+            return _off_the_board(token, origin)
+        token = step.landing
+    over = _passing_over(origin, work.here, token, diagonal=False)
+    if over is None and not any(s.landing == token for s in every):
+        reason = msg(
+            "{square} is not one orthogonal step from {origin}",
+            square=name(token),
+            origin=name(origin),
+        )
+    elif over is None:
+        reason = msg("no tile-1 path would follow")
+    else:
+        step = next((s for s in every if s.direction == over), None)
+        if step is None:
+            return _off_the_board(over, origin)
+        reason = msg(
+            "{square} is in your Spirit's lanes, so the push jumps over it to {landing}",
+            square=name(token),
+            landing=name(step.landing),
+        )
+    return msg(
+        "the opponent's Spirit cannot be moved to {square}: {reason}",
+        square=name(token),
+        reason=reason,
+    )
+
+
+def _off_the_board(direction: Direction, origin: int) -> Text:
+    return msg(
+        "a step {direction} from {square} would leave the board",
+        direction=direction.name,
+        square=name(origin),
+    )
 
 
 def _torii(work: Work, origin: int, to: int) -> None:
@@ -199,10 +244,6 @@ def _match(options: list[Step], token: int | Direction) -> Step | None:
     return None
 
 
-def _what(token: int | Direction) -> str:
-    return token.name if isinstance(token, Direction) else name(token)
-
-
 def _step_refusal(work: Work, token: int | Direction) -> tuple[str, Text]:
     """Why the next step cannot go to a square or in a direction: a square in the opponent's
     lanes is "jumped over" only when a step of this Spirit passes over it, any other square
@@ -212,11 +253,7 @@ def _step_refusal(work: Work, token: int | Direction) -> tuple[str, Text]:
     if isinstance(token, Direction):
         step = next((s for s in every if s.direction == token), None)
         if step is None:
-            return "TI6", msg(
-                "a step {direction} from {square} would leave the board",
-                direction=token.name,
-                square=name(here),
-            )
+            return "TI6", _off_the_board(token, here)
         return _landing_refusal(work, step)
     step = next((s for s in every if s.landing == token), None)
     if step is not None:
