@@ -138,6 +138,21 @@ def test_the_public_board_does_not_count_down_staged_monkey_decisions() -> None:
     assert game.view_for(O).actions_left == 1
 
 
+def test_ti15_the_monkey_menu_after_a_winning_turn_counts_the_torii_before_the_win() -> None:
+    """ann's turn builds a Torii on e4, then her winning 4th on d4: bob owes one decision, and
+    his menu does not say "one per Torii just built" with two just built."""
+    game = TORII.from_fen(BEFORE_THE_WIN.format("B"), {})
+    play(game, TWO_TORII)
+    (group,) = game.menu()
+    assert str(group.description) == (
+        "1 decision to make: one per Torii built before the winning one"
+    )
+    plain = make(LINES_GAME, spirits="Ka2,Mf6", tiles="1,123")
+    play(plain, "1 a3 build a3 a3-d3 build a5")
+    (group,) = plain.menu()
+    assert str(group.description) == "2 decisions to make: one per Torii just built"
+
+
 def test_a_won_turn_waits_in_views_for_the_monkeys_answer() -> None:
     game = TORII.from_fen(BEFORE_THE_WIN.format("B"), {})
     play(game, TWO_TORII)

@@ -279,11 +279,18 @@ def monkey_group(after: Position, me: Side, owed: int) -> Grouped:
         else:
             label = _flip_label(decision.flip, me, bool(after.used[decision.flip] & 1))
         choices.append(Choice(text, label, (label,), "monkey"))
-    description = msg_n(
-        "{n} decision to make: one per Torii just built",
-        "{n} decisions to make: one per Torii just built",
-        owed,
-    )
+    if after.winner() is None:
+        description = msg_n(
+            "{n} decision to make: one per Torii just built",
+            "{n} decisions to make: one per Torii just built",
+            owed,
+        )
+    else:  # the winning Torii owes none (TI15)
+        description = msg_n(
+            "{n} decision to make: one per Torii built before the winning one",
+            "{n} decisions to make: one per Torii built before the winning one",
+            owed,
+        )
     title = msg("Monkey: flip a tile 1")
     return Grouped("monkey", title, description, msg("monkey"), tuple(choices))
 
