@@ -115,7 +115,9 @@ def test_the_monkeys_pause_in_views_and_menus() -> None:
         "flip O",
         "flip none",
     ]
-    assert monkey[0].label == "Flip the opponent's tile 1 (used -> unused)"
+    assert monkey[0].label == (
+        "Flip the opponent's tile 1 (used -> unused): no reset, tiles 2 and 3 stay used"
+    )
     game.apply("flip O")
     assert game.view_for(O).tiles[O][0] and not game.view_for(None).tiles[O][0]
     game.apply("flip none")
@@ -123,6 +125,26 @@ def test_the_monkeys_pause_in_views_and_menus() -> None:
     game.end_turn(deadline=True)
     assert game.turns[-1].texts == ["flip none", "flip none"]
     assert game.view_for(None).builds == (sq("a3"), sq("a5"))  # the move behind the decision
+
+
+def test_ti15_a_monkey_flip_that_decides_the_builders_reset_says_so() -> None:
+    """ann used her last unused tile and built: flipping her tile 1 back (used -> unused)
+    leaves her with tile 1 only, where no flip lets TI11 reset all three; the label says so.
+    Flipped back again, the next label says the reset then happens."""
+    game = make(LINES_GAME, spirits="Ka2,Mf6", tiles="1,123")
+    play(game, "1 a3 build b3")
+    labels = {c.notation: str(c.label) for c in game.choices()}
+    assert labels["flip C"].endswith("no reset, tiles 2 and 3 stay used"), labels
+    assert labels["flip O"] == "Flip your tile 1 (unused -> used)"
+    flipped, unflipped = game.copy(), game.copy()
+    play(flipped, "flip C")
+    play(unflipped, "flip none")
+    assert flipped.fen().split()[4] == "1,123" and unflipped.fen().split()[4] == "123,123"
+    twice = make(LINES_GAME, spirits="Ka2,Mf6", tiles="1,123")
+    play(twice, "1 a3 build a3 a3-d3 build a5")
+    twice.apply("flip C")
+    label = next(str(c.label) for c in twice.choices() if c.notation == "flip C")
+    assert label.endswith("(unused -> used): then all three reset to unused"), label
 
 
 def test_the_public_board_does_not_count_down_staged_monkey_decisions() -> None:
@@ -136,6 +158,21 @@ def test_the_public_board_does_not_count_down_staged_monkey_decisions() -> None:
     game.apply("flip O")
     assert [game.view_for(viewer).actions_left for viewer in (None, C)] == [2, 2]
     assert game.view_for(O).actions_left == 1
+
+
+def test_ti15_the_monkey_menu_after_a_winning_turn_counts_the_torii_before_the_win() -> None:
+    """ann's turn builds a Torii on e4, then her winning 4th on d4: bob owes one decision, and
+    his menu does not say "one per Torii just built" with two just built."""
+    game = TORII.from_fen(BEFORE_THE_WIN.format("B"), {})
+    play(game, TWO_TORII)
+    (group,) = game.menu()
+    assert str(group.description) == (
+        "1 decision to make: one per Torii built before the winning one"
+    )
+    plain = make(LINES_GAME, spirits="Ka2,Mf6", tiles="1,123")
+    play(plain, "1 a3 build a3 a3-d3 build a5")
+    (group,) = plain.menu()
+    assert str(group.description) == "2 decisions to make: one per Torii just built"
 
 
 def test_a_won_turn_waits_in_views_for_the_monkeys_answer() -> None:

@@ -94,6 +94,36 @@ def test_refusals_name_the_ruling_and_the_alternatives() -> None:
     assert "only the Monkey" in refused(lines, "1 a3 build b3 flip C", "TI15").reason
 
 
+def test_ti12_a_diagonal_step_of_a_deer_without_powers_is_refused_as_powers_off() -> None:
+    """A Deer without powers (TI4: only a token) is not told that the Deer steps diagonally,
+    but that powers are off; another Spirit with powers is told which one it is."""
+    game = TORII.new_game({"powers": False}, ({"spirit": "Deer"}, {"spirit": "Kitsune"}))
+    reason = refused(game, "1 b3", "TI5").reason
+    assert reason.endswith("; powers are off in this match"), reason
+    kitsune = TORII.new_game({}, ({"spirit": "Kitsune"}, {"spirit": "Deer"}))
+    assert refused(kitsune, "1 b3", "TI5").reason.endswith("; yours is the Kitsune")
+
+
+def test_ti5_a_far_square_in_the_opponents_lane_is_not_one_step_away() -> None:
+    """f5 is in the opponent's row but three files and ranks from c2: no step passes over it,
+    so it is refused as out of reach (TI5), not as jumped over (TI6) as c5 is from c4."""
+    game = TORII.new_game({}, ({"spirit": "Kitsune"}, {"spirit": "Deer"}))
+    assert "f5 is not one step from c2" in refused(game, "1 f5", "TI5").reason
+    assert "c5 is in a lane" in refused(game, "3 c3 c4 c5", "TI6").reason
+
+
+def test_ti13_a_refused_push_says_why() -> None:
+    """The Kitsune on c2 pushing the opponent from d5: c5 is in the Kitsune's column, so the
+    push jumps over it; a1 is no step at all; a diagonal is no push."""
+    game = TORII.new_game({}, ({"spirit": "Kitsune"}, {"spirit": "Deer"}))
+    lanes = refused(game, "1 push c5 c3", "TI13").reason
+    assert lanes.endswith("c5 is in your Spirit's lanes, so the push jumps over it to b5"), lanes
+    assert "a1 is not one orthogonal step from d5" in refused(game, "1 push a1 c3", "TI13").reason
+    assert "one orthogonal step" in refused(game, "1 push ul c3", "TI13").reason
+    edge = make(spirits="Kb6,Da5")
+    assert "a step up from a5 would leave" in refused(edge, "1 push a6 b5", "TI13").reason
+
+
 @pytest.mark.parametrize(
     ("text", "reason"),
     [

@@ -20,7 +20,7 @@ from rules.words import Text, frame, msg, msg_n
 
 from .actions import DECISIONS, PASS_TEXT, Move, flip_text
 from .board import line_name, name
-from .state import MONKEY, Position
+from .state import ALL_TILES, MONKEY, Position
 from .turn import Work
 
 MENU_LIMIT = 25
@@ -277,23 +277,37 @@ def monkey_group(after: Position, me: Side, owed: int) -> Grouped:
         if decision.flip is None:
             label = msg("Flip no tile")
         else:
-            label = _flip_label(decision.flip, me, bool(after.used[decision.flip] & 1))
+            label = _flip_label(after, decision.flip, me)
         choices.append(Choice(text, label, (label,), "monkey"))
-    description = msg_n(
-        "{n} decision to make: one per Torii just built",
-        "{n} decisions to make: one per Torii just built",
-        owed,
-    )
+    if after.winner() is None:
+        description = msg_n(
+            "{n} decision to make: one per Torii just built",
+            "{n} decisions to make: one per Torii just built",
+            owed,
+        )
+    else:  # the winning Torii owes none (TI15)
+        description = msg_n(
+            "{n} decision to make: one per Torii built before the winning one",
+            "{n} decisions to make: one per Torii built before the winning one",
+            owed,
+        )
     title = msg("Monkey: flip a tile 1")
     return Grouped("monkey", title, description, msg("monkey"), tuple(choices))
 
 
-def _flip_label(flip: Side, me: Side, used: bool) -> Text:
-    """A Monkey's flip as a menu offers it, with what it does to the tile."""
+def _flip_label(after: Position, flip: Side, me: Side) -> Text:
+    """A Monkey's flip as a menu offers it, with what it does to the tile and, when it
+    decides the builder's coming reset (TI11: their tiles 2 and 3 are used, the game not
+    won), that too: a tile 1 given back then costs them the reset of all three."""
+    used = bool(after.used[flip] & 1)
     if flip == me:
         if used:
             return msg("Flip your tile 1 (used -> unused)")
         return msg("Flip your tile 1 (unused -> used)")
+    if after.used[flip] | 1 != ALL_TILES or after.winner() is not None:
+        if used:
+            return msg("Flip the opponent's tile 1 (used -> unused)")
+        return msg("Flip the opponent's tile 1 (unused -> used)")
     if used:
-        return msg("Flip the opponent's tile 1 (used -> unused)")
-    return msg("Flip the opponent's tile 1 (unused -> used)")
+        return msg("Flip the opponent's tile 1 (used -> unused): no reset, tiles 2 and 3 stay used")
+    return msg("Flip the opponent's tile 1 (unused -> used): then all three reset to unused")

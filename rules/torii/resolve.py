@@ -12,7 +12,10 @@ from rules.errors import AmbiguousAction, IllegalAction
 from rules.words import Text, msg, msg_n
 
 from .board import (
+    DIRECTIONS,
+    GRID,
     LINES,
+    ORTHOGONAL,
     STEPS,
     Direction,
     Step,
@@ -21,6 +24,7 @@ from .board import (
     name,
     rank_of,
     same_lane,
+    steps_from,
 )
 from .building import (
     WON_WORDS,
@@ -37,6 +41,7 @@ from .state import BOAR, CRANE, DEER, KITSUNE, MONKEY, Position, Setup, follower
 from .turn import (
     Work,
     begin,
+    deer,
     do_fly,
     do_push,
     do_step,
@@ -85,10 +90,15 @@ def resolve(pos: Position, setup: Setup, spec: Spec, text: str) -> Work:
 def _power(work: Work, spirit: str, rule: str, only: Text) -> None:
     """Refused unless the player's Spirit has this power: ``only`` says whose it is."""
     if not work.setup.has(work.me, spirit):
-        if not work.setup.powers:
-            raise IllegalAction(rule, msg("{only}; powers are off in this match", only=only))
-        mine = work.setup.spirits[work.me]
-        raise IllegalAction(rule, msg("{only}; yours is the {spirit}", only=only, spirit=mine))
+        raise IllegalAction(rule, _not_yours(work, only))
+
+
+def _not_yours(work: Work, only: Text) -> Text:
+    """Why a power ``only`` names is not the player's: powers are off, or another Spirit."""
+    if not work.setup.powers:
+        return msg("{only}; powers are off in this match", only=only)
+    mine = work.setup.spirits[work.me]
+    return msg("{only}; yours is the {spirit}", only=only, spirit=mine)
 
 
 def _fly(work: Work, sq: int) -> None:
@@ -134,9 +144,53 @@ def _push(work: Work, token: int | Direction) -> None:
     chosen = _match(options, token)
     if chosen is None:
         allowed = [f"push {name(s.landing)}" for s in options]
-        said = msg("the opponent's Spirit cannot be moved to {square}", square=_what(token))
-        raise IllegalAction("TI13", said, allowed)
+        raise IllegalAction("TI13", _push_refusal(work, token), allowed)
     do_push(work, chosen.landing)
+
+
+def _push_refusal(work: Work, token: int | Direction) -> Text:
+    """Why the opponent's Spirit cannot be pushed to a square or in a direction (TI13: one
+    orthogonal step that jumps the Kitsune's lanes, with a tile-1 path after it)."""
+    origin = work.spirits[work.them]
+    every = steps_from(origin, work.here, diagonal=False)
+    if isinstance(token, Direction):
+        if token.diagonal:
+            return msg("the opponent's Spirit moves one orthogonal step")
+        step = next((s for s in every if s.direction == token), None)
+        if step is None:
+            return _off_the_board(token, origin)
+        token = step.landing
+    over = _passing_over(origin, work.here, token, diagonal=False)
+    if over is None and not any(s.landing == token for s in every):
+        reason = msg(
+            "{square} is not one orthogonal step from {origin}",
+            square=name(token),
+            origin=name(origin),
+        )
+    elif over is None:
+        reason = msg("no tile-1 path would follow")
+    else:
+        step = next((s for s in every if s.direction == over), None)
+        if step is None:
+            return _off_the_board(over, origin)
+        reason = msg(
+            "{square} is in your Spirit's lanes, so the push jumps over it to {landing}",
+            square=name(token),
+            landing=name(step.landing),
+        )
+    return msg(
+        "the opponent's Spirit cannot be moved to {square}: {reason}",
+        square=name(token),
+        reason=reason,
+    )
+
+
+def _off_the_board(direction: Direction, origin: int) -> Text:
+    return msg(
+        "a step {direction} from {square} would leave the board",
+        direction=direction.name,
+        square=name(origin),
+    )
 
 
 def _torii(work: Work, origin: int, to: int) -> None:
@@ -190,40 +244,50 @@ def _match(options: list[Step], token: int | Direction) -> Step | None:
     return None
 
 
-def _what(token: int | Direction) -> str:
-    return token.name if isinstance(token, Direction) else name(token)
-
-
 def _step_refusal(work: Work, token: int | Direction) -> tuple[str, Text]:
-    """Why the next step cannot go to a square or in a direction."""
+    """Why the next step cannot go to a square or in a direction: a square in the opponent's
+    lanes is "jumped over" only when a step of this Spirit passes over it, any other square
+    that no step reaches is simply not one step away."""
     here, opponent = work.here, work.spirits[work.them]
     every = STEPS[here][opponent]
     if isinstance(token, Direction):
         step = next((s for s in every if s.direction == token), None)
         if step is None:
-            return "TI6", msg(
-                "a step {direction} from {square} would leave the board",
-                direction=token.name,
-                square=name(here),
-            )
+            return "TI6", _off_the_board(token, here)
         return _landing_refusal(work, step)
     step = next((s for s in every if s.landing == token), None)
     if step is not None:
         return _landing_refusal(work, step)
-    if same_lane(token, opponent):
+    over = _passing_over(here, opponent, token, deer(work))
+    if over is not None and any(s.direction == over for s in every):
         return "TI6", msg(
             "{square} is in a lane of the opponent's Spirit: a step jumps over it",
             square=name(token),
         )
+    if over is not None:
+        return _step_refusal(work, over)  # off the board before leaving the lanes
     return "TI5", msg(
         "{square} is not one step from {origin}", square=name(token), origin=name(here)
     )
 
 
+def _passing_over(here: int, opponent: int, sq: int, diagonal: bool) -> Direction | None:
+    """The direction in which a step from ``here`` passes over ``sq`` while jumping the
+    opponent's lanes (TI6), whether it lands or falls off the board; None if none does."""
+    for direction in DIRECTIONS if diagonal else ORTHOGONAL:
+        at = GRID.shift(here, direction.df, direction.dr)
+        while at is not None and same_lane(at, opponent):
+            if at == sq:
+                return direction
+            at = GRID.shift(at, direction.df, direction.dr)
+    return None
+
+
 def _landing_refusal(work: Work, step: Step) -> tuple[str, Text]:
     sq = name(step.landing)
     if step.direction.diagonal and not work.setup.has(work.me, DEER):
-        return "TI5", msg("steps are orthogonal; only the Deer steps diagonally (TI12)")
+        only = msg("steps are orthogonal; only the Deer steps diagonally (TI12)")
+        return "TI5", _not_yours(work, only)
     if step.direction.diagonal and any(s.direction.diagonal for s in work.steps):
         return "TI12", msg("only one step of a turn may be diagonal")
     if step.landing == work.start:
