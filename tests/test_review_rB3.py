@@ -81,3 +81,30 @@ async def test_the_web_page_can_ask_to_take_back_the_turn_it_just_ended(tmp_path
         assert status == 200 and "Changed your mind?" in state["said"], state
         status, body, _ = await w.post("takeback", ann, {"stamp": 2})
         assert status == 200, (status, body)
+
+
+async def test_a_draw_offer_cannot_be_repeated_at_will_to_flood_the_opponent(
+    h: Harness,
+) -> None:
+    """ann proposes a draw, takes it back (or bob declines), proposes again, and so on: every
+    proposal is posted mentioning bob and sent to him by DM ("ann proposes a draw in your
+    match against them..."), with nothing but the rate limit between them: thousands of
+    pings a day that bob cannot stop. A proposal of a kind declined or taken back should
+    not be made again in the same turn (refused, saying when it can be)."""
+    await h.service.challenge(
+        HERE, ANN, BOB, Terms(game="torishogi", turn_seconds=10 * HOUR, rated=False)
+    )
+    await h.service.accept(HERE, BOB)
+    await h.settle()
+    before = len(h.delivery.user(BOB.id))
+    sent = 0
+    for _ in range(10):
+        try:
+            await h.service.draw(HERE, ANN)
+        except Refused:
+            break
+        sent += 1
+        await h.service.decline(HERE, ANN)  # takes it back
+    await h.settle()
+    dms = [d.message.text for d in h.delivery.user(BOB.id)[before:]]
+    assert sent <= 1 and len([t for t in dms if "proposes a draw" in t]) <= 1, (sent, dms)
