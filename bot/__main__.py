@@ -24,7 +24,7 @@ from bot.discord.client import (
 from bot.logs import setup_logging
 from bot.web.server import CannotListen
 from rules.digits import whole_number
-from storage import CannotOpen
+from storage import CannotOpen, SchemaTooNew
 
 log = logging.getLogger("bot")
 
@@ -39,6 +39,9 @@ async def serve(config: Config) -> int:
         bot = await build(config)
     except CannotOpen as exc:  # refused as the settings are: the admin fixes TORA_DB
         log.error(f"{exc} (check TORA_DB)")
+        return 2
+    except SchemaTooNew as exc:  # a deploy rolled back: a newer bot migrated the database
+        log.error(f"{config.store.where()}: {exc}")
         return 2
     except Exception:
         log.exception("the bot stopped on an error")

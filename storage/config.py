@@ -7,6 +7,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from .errors import ConfigError
 
@@ -15,6 +16,7 @@ JOURNAL_MODES = ("WAL", "DELETE", "TRUNCATE", "PERSIST")
 SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 A_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")  # any scheme: no file's path starts so
+PASSWORD_PARAMETER = re.compile(r"([?&](?:ssl)?password=)[^&#]*", re.IGNORECASE)
 SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 
 
@@ -55,6 +57,12 @@ class Config:
             raise ConfigError("busy timeout must be >= 0 and snapshot_every >= 1")
         if self.url is not None and not self.url.startswith(POSTGRES_SCHEMES):
             raise ConfigError(f"a database URL must start with postgresql://, not {self.url!r}")
+        if self.url is not None and not _ports_read(self.url):
+            raise ConfigError(
+                f"the database URL {self.where()} cannot be read (a host's port is not a number):"
+                " a '/', '?' or '#' in its user name or password must be percent-encoded"
+                " (as %2F, %3F, %23)"
+            )
         if self.schema is not None and not SCHEMA_NAME.fullmatch(self.schema):
             raise ConfigError(
                 f"a schema name is 1-63 lower-case letters, digits and _, not {self.schema!r}"
@@ -67,10 +75,16 @@ class Config:
         return self.url is not None
 
     def where(self) -> str:
-        """The database, for messages (a URL without its password)."""
+        """The database, for messages (a URL without its passwords: the user's, written
+        ``user:password@`` or as the ``password`` parameter, and the ``sslpassword`` of the
+        client's key), and its schema when one is set: two bots may share one database."""
         if self.url is None:
             return str(self.path)
-        return re.sub(r"://([^:@/]*):[^@/]*@", r"://\1:***@", self.url)
+        # Up to the last '@': a password may hold an unencoded '/' or '@', which the URL
+        # refused for it (``_ports_read``) still names, masked.
+        url = re.sub(r"://([^:@/]*):.*@", r"://\1:***@", self.url)
+        url = PASSWORD_PARAMETER.sub(r"\1***", url)
+        return url + (f" (schema {self.schema})" if self.schema else "")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ, **overrides: object) -> Config:
@@ -96,6 +110,23 @@ class Config:
             return cls(**settings)  # type: ignore[arg-type]
         except ConfigError as exc:
             raise ConfigError(f"{exc} (check TORA_DB_* environment variables)") from None
+
+
+def _ports_read(url: str) -> bool:
+    """Whether every host of ``url`` (``host[:port]``, comma-separated, an IPv6 address in
+    brackets) has a port of digits or none, as asyncpg reads them: an unencoded '/', '?' or
+    '#' in the password ends the host part early, and what follows the user name is then
+    read as a port (asyncpg raises a ValueError quoting that piece of the password)."""
+    try:
+        hosts = urlsplit(url).netloc.rpartition("@")[2]
+    except ValueError:  # an unbalanced '[': an IPv6 host that is not one
+        return False
+    for host in hosts.split(","):
+        port = host.rpartition("]")[2] if host.startswith("[") else host
+        _, _, port = port.partition(":")
+        if port and not (port.isascii() and port.isdigit()):
+            return False
+    return True
 
 
 def located(where: str, setting: str) -> dict[str, object]:

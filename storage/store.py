@@ -150,6 +150,16 @@ class Store:
         """Set (or, with None, remove) one of a player's own settings."""
         await self._writer.run(lambda conn: players.set_player_setting(conn, user_id, key, value))
 
+    async def set_player_settings(self, user_id: int, values: Mapping[str, str | None]) -> None:
+        """Set (or, with None, remove) several of a player's own settings, in one
+        transaction."""
+
+        def job(conn: Connection) -> None:
+            for key, value in values.items():
+                players.set_player_setting(conn, user_id, key, value)
+
+        await self._writer.run(job)
+
     async def players_with(self, key: str) -> list[tuple[int, str]]:
         """Every player who set ``key``, with its value."""
         return await self._read(lambda db: players.players_with(db, key))

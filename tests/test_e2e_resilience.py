@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -18,6 +19,7 @@ import pytest
 
 from emulator import Emulator, Msg
 from harness.stage import Stage
+from storage.backends.migrations import LATEST
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -363,3 +365,44 @@ async def test_an_unusable_database_is_named_at_start_without_a_traceback(tmp_pa
     assert status == 2  # as the other settings refused
     assert "Traceback" not in output, output[-600:]
     assert f"cannot open {db}" in output and "TORA_DB" in output
+
+
+async def test_a_database_url_whose_password_holds_a_slash_is_refused_at_start() -> None:
+    """TORA_DB=postgresql://tora:s3/cret@db/tora (a password with an unencoded '/', so that
+    the URL's port reads "s3"): refused in one line naming TORA_DB, exit 2, as an
+    unreachable server is, without a traceback and without a piece of the password.
+    Regression: asyncpg's ValueError ("invalid literal for int() ...: 's3'") was logged
+    with its traceback."""
+    status, output = await _python_m_bot(
+        DISCORD_TOKEN="t",
+        TORA_DB="postgresql://tora:s3/cret@127.0.0.1/tora",
+        TORA_AI_PROCESSES="0",
+        TORA_WEB_PORT="0",
+        TORA_DISCORD_API="http://127.0.0.1:9/api/v10",
+    )
+    assert "Traceback" not in output, output[-600:]
+    assert status == 2 and "TORA_DB" in output, output[-600:]
+    assert "s3" not in output and "cret" not in output, output[-600:]
+
+
+async def test_a_database_of_a_newer_bot_is_refused_at_start_without_a_traceback(
+    tmp_path: Path,
+) -> None:
+    """A deploy rolled back to the previous image meets a database a newer bot migrated: one
+    line saying the schema is newer (run a newer bot), exit 2 as for a database it cannot
+    open. Regression: "the bot stopped on an error" with SchemaTooNew's traceback, exit 1."""
+    db = tmp_path / "tora.sqlite3"
+    conn = sqlite3.connect(db)
+    conn.execute(f"PRAGMA user_version = {LATEST + 1}")
+    conn.commit()
+    conn.close()
+    status, output = await _python_m_bot(
+        DISCORD_TOKEN="t",
+        TORA_DB=str(db),
+        TORA_AI_PROCESSES="0",
+        TORA_WEB_PORT="0",
+        TORA_DISCORD_API="http://127.0.0.1:9/api/v10",
+    )
+    assert "Traceback" not in output, output[-600:]
+    assert status == 2, output[-600:]
+    assert f"schema version {LATEST + 1}" in output and str(db) in output, output[-600:]

@@ -355,3 +355,17 @@ async def test_an_admin_removes_a_result_with_a_reason_and_ratings_are_recompute
     assert f"(removed from the ladder): `/tora record number:{shared}`" in profile.text
     with pytest.raises(LadderRefused, match="already removed"):
         await desk.remove_result(GUILD, shared, CID, "twice", admin=True)
+
+
+async def test_a_removal_reason_holding_a_control_character_is_refused(h: Harness) -> None:
+    """A reason pasted with a NUL in it: refused as a tournament's name is, on both
+    backends, where PostgreSQL's text (which cannot hold a NUL) failed the removal with
+    "the database did not answer"."""
+    desk = desk_of(h)
+    await play_out(h, await pair(h, ANN, BOB), loser=BOB)
+    shared = (await h.store.ladders.results(SHORT1))[-1].match_id
+    with pytest.raises(LadderRefused, match="control characters"):
+        await desk.remove_result(GUILD, shared, CID, "shared\x00account", admin=True)
+    assert await raw_sql(h.store.config, "SELECT reason FROM ladder_removals") == []
+    reply = await desk.remove_result(GUILD, shared, CID, "shared account", admin=True)
+    assert "off the ladder" in reply.text

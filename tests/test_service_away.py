@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import zoneinfo
+from typing import Any
 
 import pytest
 from test_service_games import torii_until_the_monkeys_pause
@@ -18,8 +19,9 @@ from bot.app.callers import Caller
 from bot.app.time_off import TimeOff
 from bot.service import Place, Refused, Terms, User
 from bot.service.guild import GuildSettings, save_guild
-from bot.service.people import PlayerSettings, save_player
+from bot.service.people import PlayerSettings, load_player, save_player
 from bot.service.testing import PRIVATE, Harness
+from storage import DatabaseUnavailable, players
 
 HERE = Place(guild_id=1, channel_id=100)
 ANN, BOB = User(1, "ann"), User(2, "bob")
@@ -374,3 +376,29 @@ async def test_away_naming_both_days_and_until_is_refused(h: Harness) -> None:
     with pytest.raises(Unusable, match="not both"):
         await TimeOff(h.running).away(caller, days=3, until="2027-01-20")
     assert await h.running._ctx.store.aways(HERE.guild_id, [ANN.id], h.clock.now()) == []
+
+
+async def test_a_players_settings_cut_off_by_a_failure_are_saved_whole_or_not_at_all(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``/tora-settings timezone:Asia/Tokyo auto_away:False`` saves both or neither: a
+    failure between them (the database away for a moment) never keeps the new time zone with
+    the old automatic away days, a combination nobody chose."""
+    store = h.running._ctx.store
+    await store.save_player(ANN.id, ANN.name)
+    before = PlayerSettings(timezone="Europe/Paris")
+    await save_player(store, ANN.id, before)
+    real, calls = players.set_player_setting, 0
+
+    def failing_on_the_second(*args: Any) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 2:
+            raise DatabaseUnavailable("lost its connection (simulated)")
+        real(*args)
+
+    monkeypatch.setattr(players, "set_player_setting", failing_on_the_second)
+    with pytest.raises(DatabaseUnavailable):
+        await save_player(store, ANN.id, PlayerSettings(timezone="Asia/Tokyo", auto_away=False))
+    monkeypatch.undo()
+    assert await load_player(store, ANN.id) == before

@@ -31,7 +31,7 @@ from storage.__main__ import main
 from storage.backends.migrations import migrate
 from storage.matches.log import fingerprint
 from storage.tools import transfer
-from storage.tools.maintenance import OK, PROBLEMS, UNUSABLE
+from storage.tools.maintenance import OK, PROBLEMS, UNUSABLE, check
 from storage.tools.transfer import TABLES, copy
 
 ANN, BOB, CARL, DORA = User(1, "ann"), User(2, "bob"), User(3, "carl"), User(4, "dora")
@@ -292,6 +292,23 @@ async def test_copy_from_a_mistyped_postgresql_schema_is_refused_not_reported_as
     assert (code, out, made) == (UNUSABLE, "", [(0,)])
     assert err == f"no tora-bot schema at {source.url} (schema {source.schema})\n"
     assert not dest.path.exists()
+
+
+@pytest.mark.postgres
+async def test_check_of_a_mistyped_schema_names_the_schema_it_looked_in(tmp_path: Path) -> None:
+    """``python -m storage --schema S check`` with S mistyped (or TORA_DB_SCHEMA unset in
+    the admin's shell): refused naming the schema it looked in, as ``copy`` does, not as
+    if the whole database held no tora-bot data."""
+    if reason := backends.postgres_missing():
+        pytest.skip(reason)
+    config = backends.config("postgres", tmp_path)  # a schema nobody made
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        assert await check(config, out, err) == UNUSABLE
+    finally:
+        await backends.drop(config)
+    said = f"no tora-bot schema at {config.url} (schema {config.schema})\n"
+    assert err.getvalue() == said
 
 
 @pytest.mark.postgres

@@ -205,3 +205,31 @@ async def test_backup_copies_a_consistent_database(tmp_path: Path) -> None:
     assert storage_cli("--db", str(copy), "check").returncode == 0
     again = storage_cli("--db", str(path), "backup", str(copy))
     assert again.returncode == 2 and "exists" in again.stderr
+
+
+async def test_a_backup_to_a_path_that_cannot_be_made_is_refused_without_a_traceback(
+    tmp_path: Path,
+) -> None:
+    """A file stands where the backup's directory is named: the path is unusable, said in
+    one line, exit status 2. Regression: mkdir's FileExistsError traceback, exit 1."""
+    path = tmp_path / "tora.sqlite3"
+    await two_matches(path)
+    (tmp_path / "backups").write_text("not a directory\n")
+    for dest in (tmp_path / "backups" / "copy.sqlite3", tmp_path / "backups" / "a" / "b"):
+        refused = storage_cli("--db", str(path), "backup", str(dest))
+        assert refused.returncode == 2, refused.stderr
+        assert "Traceback" not in refused.stderr and "backups" in refused.stderr
+
+
+async def test_check_of_a_database_of_a_newer_bot_exits_as_unusable_not_as_damaged(
+    tmp_path: Path,
+) -> None:
+    """A database a newer bot migrated (an admin who rolled the bot back) is not read by
+    ``check``: exit status 2, unusable here, as an older schema is; 1 would tell a cron job
+    or monitoring that the database is damaged."""
+    path = tmp_path / "tora.sqlite3"
+    await two_matches(path)
+    sql(path, f"PRAGMA user_version = {LATEST + 1}")
+    newer = storage_cli("--db", str(path), "check")
+    assert "newer bot" in newer.stderr
+    assert newer.returncode == 2, newer.stderr

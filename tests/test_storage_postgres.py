@@ -44,6 +44,33 @@ def test_a_database_url_is_checked_and_its_password_never_shown() -> None:
             Config(**bad)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(
+    "url", ["postgresql://tora:s3/cret@db/tora", "postgresql://tora:s3#cr@et@[::1]:5432/tora"]
+)
+def test_a_password_holding_a_slash_is_refused_and_masked(url: str) -> None:
+    """A generated password often holds a '/' (base64), which ends the URL's host part
+    unless percent-encoded: its port then reads "s3", and asyncpg would raise a ValueError
+    quoting it. Refused as a setting, and the refusal never shows the password."""
+    with pytest.raises(ConfigError, match="percent-encoded") as refused:
+        Config(url=url)
+    assert "s3" not in str(refused.value) and "cr" not in str(refused.value), refused.value
+    assert "postgresql://tora:***@" in str(refused.value)
+
+
+def test_a_password_given_in_the_urls_query_is_masked() -> None:
+    """libpq and asyncpg take the password as a query parameter too (and sslpassword, the
+    client key's): masked as the user:password@ form is."""
+    config = Config(url="postgresql://tora@db:5432/tora?sslmode=require&password=s3cret")
+    assert config.where() == "postgresql://tora@db:5432/tora?sslmode=require&password=***"
+    keyed = Config(url="postgresql://db/tora?sslpassword=k3y&PASSWORD=s3cret&port=5432")
+    assert keyed.where() == "postgresql://db/tora?sslpassword=***&PASSWORD=***&port=5432"
+
+
+def test_a_url_with_several_hosts_or_an_ipv6_host_is_kept() -> None:
+    for url in ("postgresql://tora@db1:5432,db2/tora", "postgresql://tora:s3%2Fc@[::1]:5432/t"):
+        assert Config(url=url).postgres
+
+
 @pytest.fixture
 async def pg(tmp_path: Path):
     if reason := postgres_missing():

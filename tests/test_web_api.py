@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import base64
 import logging
+import re
+import shutil
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -20,10 +22,13 @@ from bot.service import PROPOSAL_KINDS, Terms
 from bot.service.texts import listing
 from bot.web import Limits, WebBoard
 from bot.web.guard import CSP, Allowance
+from bot.web.site import STATIC, build_of
 from render.drawings import drawing_of
 from rules import Side
+from rules.torii import SPIRITS
 
 C, O = Side.CHALLENGER, Side.OPPOSITION
+NO_RECORD = "There is no record of that match"
 
 
 @pytest.fixture
@@ -141,6 +146,32 @@ async def test_a_finished_match_page_lists_the_last_move_and_the_resignation(
     assert "resign" in moves[-1]["words"]
 
 
+@pytest.mark.parametrize("game", ["torishogi", "torii"])
+async def test_a_match_called_off_names_nobody_to_move(w: World, game: str) -> None:
+    """ann plays a turn, then calls the match off (/tora-match abort): its page shows the
+    result "aborted, without a result" and a summary naming nobody to move (it said "bob to
+    move" of a match that was over), as a resigned match's names its winner; so does the
+    channel's post of the end."""
+    reply = await w.service.challenge(HERE, ANN, BOB, Terms(game=game, rated=False))
+    assert reply.stamp is not None
+    match = reply.stamp.match
+    await w.service.accept(HERE, BOB)
+    if game == "torii":  # a Spirit each
+        for user, spirit in zip((ANN, BOB), SPIRITS, strict=False):
+            await w.service.setup(HERE, user, {"spirit": spirit})
+    await w.service.play(HERE, ANN, await w.first_action(match, C))
+    await w.service.end_turn(HERE, ANN)
+    playing = (await w.get(f"/api/m/{match}"))[1]["summary"]
+    assert "bob to " in playing  # "to move", "to play"
+    await w.service.abort(HERE, ANN)
+    _status, state = await w.get(f"/api/m/{match}")
+    assert state["phase"] == "ended" and state["result"]
+    final = playing.rpartition(" · " if game == "torii" else "; ")[0] + "."
+    assert state["summary"] == final
+    await w.quiet()
+    assert f"\n{final} It counts for nothing" in w.h.delivery.channel(HERE.channel_id)[-1].text
+
+
 async def test_the_record_downloads_as_text(w: World) -> None:
     match = await w.playing()
     assert w.client is not None
@@ -151,6 +182,22 @@ async def test_the_record_downloads_as_text(w: World) -> None:
     assert (await w.get("/api/m/77/record"))[0] == 404
 
 
+async def test_the_record_of_a_match_whose_game_never_began_says_so(w: World) -> None:
+    """A TORA match called off during its setup has a page (its link shown on the players'
+    setup pages becomes it), but no record: the download says its game never began, not
+    that there is no such match, and so does the record of a setup under way."""
+    reply = await w.service.challenge(HERE, ANN, BOB, Terms())
+    assert reply.stamp is not None
+    match = reply.stamp.match
+    await w.service.accept(HERE, BOB)
+    status, body = await w.get(f"/api/m/{match}/record")
+    assert (status, body["error"]) == (404, f"{NO_RECORD}: its game has not begun.")
+    await w.service.abort(HERE, ANN)
+    assert (await w.get(f"/api/m/{match}"))[1]["phase"] == "ended"
+    status, body = await w.get(f"/api/m/{match}/record")
+    assert (status, body["error"]) == (404, f"{NO_RECORD}: its game never began.")
+
+
 async def test_the_pages_and_their_files_are_served_and_nothing_else(w: World) -> None:
     match = await w.playing()
     for path in (f"/m/{match}", "/play"):
@@ -159,6 +206,38 @@ async def test_the_pages_and_their_files_are_served_and_nothing_else(w: World) -
     assert (await w.get("/static/board.css"))[0] == 200
     for path in ("/static/..%2Fserver.py", "/static/server.py", "/static/nothing.js"):
         assert (await w.get(path))[0] == 404, path
+
+
+async def test_the_pages_name_their_files_by_build_and_those_are_kept_for_good(
+    w: World, tmp_path: Path
+) -> None:
+    """The shells named their files by a fixed address kept 5 minutes, so right after an
+    upgrade a browser could mix the new shell with the old modules it kept. They name them
+    by the build now (a digest of the files: any file changed changes every address), the
+    scripts import each other by relative addresses (which carry the build too), and a
+    file at its build's address is kept for good; at an older build's it is kept nowhere."""
+    match = await w.playing()
+    build = build_of(STATIC)
+    for page in (f"/m/{match}", "/play"):
+        body = (await w.get(page))[1]
+        files = re.findall(rb'(?:src|href)="(/static/[^"]*)"', body)
+        assert files and all(f.startswith(f"/static/{build}/".encode()) for f in files), files
+    assert w.client is not None
+    for path, caching in (
+        (f"/static/{build}/board.js", "public, max-age=31536000, immutable"),
+        ("/static/0123456789abcdef/board.js", "no-store"),  # a page of an older build
+        ("/static/board.js", "public, max-age=300"),
+    ):
+        async with w.client.get(path) as answer:
+            assert (answer.status, answer.headers["Cache-Control"]) == (200, caching), path
+    assert (await w.get(f"/static/{build}/nothing.js"))[0] == 404
+    for script in STATIC.glob("*.js"):
+        assert '"/static/' not in script.read_text(), script.name  # imports are relative
+    copy = tmp_path / "static"
+    shutil.copytree(STATIC, copy)
+    assert build_of(copy) == build
+    (copy / "board.css").write_text((copy / "board.css").read_text() + "\n")
+    assert build_of.__wrapped__(copy) != build
 
 
 # ---- private links ----------------------------------------------------------------------------

@@ -454,6 +454,88 @@ async def test_the_server_unreachable_is_no_longer_said_once_the_page_reads_its_
         await (expect(said).to_be_hidden() if shown == "#error" else expect(said).to_be_empty())
 
 
+# a 1x1 PNG: the picture a slow answer brings, told apart from the board by its width
+TINY_PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c63000100000500010d0a2db40000000049454e44ae426082"
+)
+
+
+async def test_a_slow_picture_of_an_older_state_does_not_replace_the_board_now(
+    w: World, browser: Browser
+) -> None:
+    """Regression: ann stages a ToriShogi move in Discord (her open page asks for the
+    staged position's picture, slow to come) and takes it back at once (the page reads the
+    state as at first, whose picture it shows already); the slow picture then arrived and
+    was put up: the page showed a move no longer staged until the next change. A picture
+    is shown only while the state still names it."""
+    from web_world import ANN, HERE
+
+    from bot.service import Terms
+
+    match = await w.playing(Terms(game="torishogi", turn_seconds=36000, rated=False))
+    page = await player_page(w, browser, match, Side.CHALLENGER)
+    first = (await w.me(match, Side.CHALLENGER))["board"]["url"]
+    await expect(page.locator("#connection")).to_have_text("live", timeout=WAIT)
+    asked, release = asyncio.Event(), asyncio.Event()
+
+    async def slow(route: Route) -> None:
+        if first.split("?", 1)[1] in route.request.url:
+            await route.continue_()
+            return
+        asked.set()
+        await release.wait()
+        await route.fulfill(status=200, content_type="image/png", body=TINY_PNG)
+
+    await page.route("**/api/me/board.png*", slow)
+    await w.service.play(HERE, ANN, "c3c4")
+    await asyncio.wait_for(asked.wait(), WAIT / 1000)
+    async with page.expect_response(lambda r: r.url.endswith("/api/me")):
+        await w.service.undo(HERE, ANN)
+    now = await w.me(match, Side.CHALLENGER)
+    assert now["staged"] == [] and now["board"]["url"] == first
+    await staged(page, 0)
+    release.set()  # the staged move's picture comes now
+    await page.wait_for_timeout(1000)
+    assert await page.locator("#picture").evaluate("image => image.naturalWidth") > 1
+
+
+async def test_a_slow_read_of_an_older_state_does_not_replace_the_state_now(
+    w: World, browser: Browser
+) -> None:
+    """Regression: ann stages a ToriShogi move in Discord (her open page reads its state,
+    the answer slow to come) and takes it back at once (the page reads it again, answered
+    at once); the slow answer then came and was shown: the page showed the move staged
+    after all, until the next change. Only the answer to the latest read is shown."""
+    from web_world import ANN, HERE
+
+    from bot.service import Terms
+
+    match = await w.playing(Terms(game="torishogi", turn_seconds=36000, rated=False))
+    page = await player_page(w, browser, match, Side.CHALLENGER)
+    await expect(page.locator("#connection")).to_have_text("live", timeout=WAIT)
+    asked, release = asyncio.Event(), asyncio.Event()
+
+    async def slow_staged(route: Route) -> None:
+        answer = await route.fetch()
+        if not asked.is_set() and (await answer.json())["staged"]:  # the move staged
+            asked.set()
+            await release.wait()
+        await route.fulfill(response=answer)
+
+    await page.route("**/api/me", slow_staged)
+    await w.service.play(HERE, ANN, "c3c4")
+    await asyncio.wait_for(asked.wait(), WAIT / 1000)
+    async with page.expect_response(lambda r: r.url.endswith("/api/me")):
+        await w.service.undo(HERE, ANN)
+    await page.wait_for_timeout(300)
+    release.set()  # the older state comes now
+    async with page.expect_response(lambda r: r.url.endswith("/api/me")):
+        pass
+    await page.wait_for_timeout(500)
+    await staged(page, 0)
+
+
 async def test_a_refused_replay_leaves_the_page_on_the_position_now(
     w: World, browser: Browser
 ) -> None:
@@ -494,6 +576,27 @@ async def test_a_stream_refused_for_too_many_open_boards_says_why(
         watcher = await opened(browser, str(w.client.make_url(f"/m/{match}")))
         for page in (second, watcher):
             await expect(page.locator("#connection")).to_contain_text("close one", timeout=WAIT)
+
+
+async def test_the_page_of_a_match_there_is_not_stops_asking_for_its_live_stream(
+    w: World, browser: Browser
+) -> None:
+    """Regression: a mistyped match page (``/m/<a number no match has>``) was served with
+    200, said "There is no such match." and then "reconnecting…" for as long as it stayed
+    open, asking for its refused live stream every 2 seconds. It is a 404 now, and the page
+    asks once (and once more to read the refusal), then says there is nothing to follow."""
+    assert w.client is not None
+    asked: list[str] = []
+    page = await opened(browser, "about:blank")
+    page.on(
+        "request", lambda request: asked.append(request.url) if "/events" in request.url else None
+    )
+    answer = await page.goto(str(w.client.make_url("/m/987654")))
+    assert answer is not None and answer.status == 404
+    await expect(page.locator("#said")).to_have_text("There is no such match.", timeout=WAIT)
+    await expect(page.locator("#connection")).to_have_text("nothing to follow", timeout=WAIT)
+    await page.wait_for_timeout(5_000)
+    assert len(asked) <= 2, asked
 
 
 async def test_a_players_open_page_shows_the_result_when_the_opponent_resigns(
@@ -660,6 +763,26 @@ async def test_a_long_board_setup_done_on_the_page(stage: Stage, browser: Browse
         await expect(kim.locator(shown)).to_be_visible()
     origin = kim.locator(f'.cell.origin[data-square="{square}"]')
     await expect(origin).to_have_attribute("aria-label", re.compile("Assassin"), timeout=WAIT)
+
+
+async def test_the_page_of_a_match_whose_game_never_began_offers_no_record(
+    w: World, browser: Browser
+) -> None:
+    """A TORA match called off during its setup keeps its page, the result shown, but
+    nothing of a game: no replay, flip or move list, and no record to download (its
+    download was refused: there is no record)."""
+    from web_world import ANN, BOB, HERE
+
+    from bot.service import Terms
+
+    reply = await w.service.challenge(HERE, ANN, BOB, Terms())
+    assert reply.stamp is not None and w.client is not None
+    await w.service.accept(HERE, BOB)
+    await w.service.abort(HERE, ANN)
+    page = await opened(browser, str(w.client.make_url(f"/m/{reply.stamp.match}")))
+    await expect(page.locator("#result")).to_be_visible(timeout=WAIT)
+    for hidden in ("#replay", "#flip", "#history", "#record"):
+        await expect(page.locator(hidden)).to_be_hidden()
 
 
 async def test_a_torii_spirit_chosen_on_the_page(stage: Stage, browser: Browser) -> None:

@@ -374,7 +374,7 @@ async def test_a_sign_in_that_cannot_reach_the_board_says_what_to_do(
     module import's, in English whatever the user reads), or "The server answered 502.",
     where the page has words of its own that say what to do."""
     channel = stage.channels[0]
-    for cut in ("**/api/activity/session", "**/static/activity.js"):
+    for cut in ("**/api/activity/session", "**/activity.js"):
         html = client_page(stage, "cat", "i-cut-off", channel)
         _page, frame = await in_discord(browser, html, cut=cut)
         await expect(frame.locator("#connection")).to_have_text("not signed in", timeout=WAIT)

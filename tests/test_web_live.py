@@ -300,6 +300,39 @@ async def test_twin_worlds_look_the_same_on_the_web_to_all_but_the_owner(
         assert seen[0] == seen[1]
 
 
+async def test_r44_an_ended_matchs_replay_shows_the_assassin_moves_its_end_published(
+    tmp_path: Path,
+) -> None:
+    """Twin long-board matches: ann's first turn moves her hidden Assassin (a different walk
+    in each) and a Cavalry; bob plays; ann resigns. The end publishes her Assassin's moves
+    (R44): the record says "C: X v3h17-v4h16 ; ...", and so do the match page's move list
+    and the replay's picture of that turn, which said "ann's hidden Assassin acts, unseen"
+    ("X ?") and drew it unseen, each turn drawn as the public saw it while it was played."""
+    async with (
+        World(tmp_path / "a.sqlite3") as a,
+        World(tmp_path / "b.sqlite3") as b,
+    ):
+        pictures = []
+        for world, start in ((a, ANN_STARTS[0]), (b, ANN_STARTS[1])):
+            match = await twin(world, start)
+            walk = ANN_WALKS[start]
+            ann = await world.token(match, C)
+            for notation in (walk, await world.first_action(match, C)):
+                assert (await world.post("act", ann, {"stamp": 1, "notation": notation}))[0] == 200
+            assert (await world.post("end", ann, {"stamp": 1}))[0] == 200
+            await turn(world, match, O)
+            await world.service.resign(HERE, ANN)
+            _status, record = await world.get(f"/api/m/{match}/record")
+            assert f"C: {walk} ;" in record.decode()
+            _status, state = await world.get(f"/api/m/{match}")
+            assert walk in [m["notation"] for m in state["moves"] if m["turn"] == 1]
+            path = f"/api/m/{match}/board.png?turn=1&v={state['replay']}"
+            status, picture = await world.get(path)
+            assert status == 200
+            pictures.append(picture)
+        assert pictures[0] != pictures[1]  # each draws its own Assassin's move
+
+
 async def test_the_watched_matches_versions_are_read_at_once(db: Config) -> None:
     async with World(db) as w:
         first = await w.playing()

@@ -29,7 +29,7 @@ from typing import Any
 
 from bot.i18n import SOURCE, _, speaking, word
 from bot.service import Hosted, MatchService, Refused, Terms
-from bot.service.looking import Look, Recent
+from bot.service.looking import NO_SUCH_MATCH, Look, Recent
 from bot.service.phases import ENDED, PLAYING, SETUP
 from bot.service.pointing import pointing
 from bot.service.ports import Status
@@ -38,7 +38,7 @@ from bot.service.showing import result_words
 from bot.service.texts import listing
 from render.drawings import drawing_of
 from render.pointing import Cell
-from rules import GameView, Side
+from rules import GameView, Side, game_type
 from rules.protocol import Choice, ChoiceGroup
 from rules.records import RecordError, ReplayError
 
@@ -138,14 +138,23 @@ class Boards:
     async def page_language(self, match: int, side: Side | None, fallback: str = SOURCE) -> str:
         """The language of a page of hosted match ``match`` for ``side``'s player, or for
         anyone (None); ``fallback`` when there is no such match."""
+        hosted = await self._seated_match(match)
+        if hosted is None:
+            return fallback
+        return await self._language_of(hosted, side, fallback)
+
+    async def hosts(self, match: int) -> bool:
+        """Whether there is a hosted match ``match`` (a page of one there is not is a 404)."""
+        return await self._seated_match(match) is not None
+
+    async def _seated_match(self, match: int) -> Hosted | None:
+        """Hosted match ``match`` (None: there is none), kept once its players are known."""
         hosted = self._seated.get(match)
         if hosted is None:
             hosted = await self.records.hosted(match)
-            if hosted is None:
-                return fallback
-            if hosted.challenger_id is not None:  # its server and players are settled now
-                self._seated.keep(match, hosted)
-        return await self._language_of(hosted, side, fallback)
+            if hosted is not None and hosted.challenger_id is not None:
+                self._seated.keep(match, hosted)  # its server and players are settled now
+        return hosted
 
     async def _language_of(self, hosted: Hosted, side: Side | None, fallback: str) -> str:
         """``side``'s player's language; for anyone (None) the server's. ``fallback`` where
@@ -304,10 +313,14 @@ class Boards:
 
     async def record(self, match: int) -> tuple[str, str]:
         """The public record of hosted match ``match`` to download: its file name and text
-        (Refused: there is no such match, or its game has not begun)."""
+        (Refused: there is no such match, or its game has not begun or never will)."""
         hosted = await self.records.hosted(match)
-        if hosted is None or hosted.match_id is None:
-            raise Refused(_("There is no record of that match: its game has not begun."))
+        if hosted is None:
+            raise Refused(_(NO_SUCH_MATCH))
+        if hosted.match_id is None:
+            if hosted.live:  # a challenge or a setup: the game is still to come
+                raise Refused(_("There is no record of that match: its game has not begun."))
+            raise Refused(_("There is no record of that match: its game never began."))
         game = Terms.from_json(hosted.terms).game
         return f"{game}-match-{hosted.id}.{game}", await self.records.record(hosted.match_id)
 
@@ -426,10 +439,17 @@ def drawn_view(
 
 
 def _summary(look: Look) -> str:
-    """The position in a sentence (none before the game)."""
-    if look.view is None:
+    """The position in a sentence (none before the game); once the match has ended, the
+    line the game ended with, which names nobody to move (not even in a match called off,
+    whose game its rules did not end)."""
+    view = look.view
+    if view is None:
         return ""
-    return _("{summary}.", summary=word(look.view.summary(look.names)))
+    if look.hosted.phase == ENDED:
+        said = game_type(view.game).final_summary(view, look.names)
+    else:
+        said = view.summary(look.names)
+    return _("{summary}.", summary=word(said))
 
 
 def _setting_up(phase: str, ready: str, side: Side) -> str | None:

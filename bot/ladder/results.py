@@ -19,6 +19,7 @@ from bot.service.texts import quote
 from rules.registry import ladder_game, ladder_of, ladders
 from storage import Store
 from storage.competitions.ladders import LadderKey, LadderTx, MatchFacts, Season, Standing
+from storage.competitions.names import has_control_characters
 
 from .errors import LadderError, NotFound, NotRated
 from .standings import Applied, apply, current, fresh, replay
@@ -178,6 +179,8 @@ class Results:
         reason = reason.strip()
         if not reason:
             raise LadderError(_("Give a reason for removing a result; it is kept in the log."))
+        if has_control_characters(reason):  # PostgreSQL's text cannot hold a NUL
+            raise LadderError(_("A reason cannot hold control characters."))
 
         def work(tx: LadderTx) -> int:
             found = tx.result_of(match_id)

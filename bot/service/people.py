@@ -66,5 +66,6 @@ async def load_player(store: Store, user_id: int) -> PlayerSettings:
 
 
 async def save_player(store: Store, user_id: int, settings: PlayerSettings) -> None:
-    await store.set_player_setting(user_id, TIMEZONE, settings.timezone)
-    await store.set_player_setting(user_id, AUTO_AWAY, "on" if settings.auto_away else "off")
+    """Keep ``settings``, in one transaction: all of them or none."""
+    auto_away = "on" if settings.auto_away else "off"
+    await store.set_player_settings(user_id, {TIMEZONE: settings.timezone, AUTO_AWAY: auto_away})

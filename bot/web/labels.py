@@ -90,6 +90,7 @@ LABELS = {
     "status-live": N_("live"),
     "status-reconnecting": N_("reconnecting…"),
     "status-gone": N_("this link no longer works"),
+    "status-nothing": N_("nothing to follow"),
     "status-signing-in": N_("signing in with Discord…"),
     "status-signed-out": N_("not signed in"),
     # what the script makes of a state

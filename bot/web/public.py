@@ -61,8 +61,13 @@ class Public:
         return match
 
     async def page(self, request: web.Request) -> web.StreamResponse:
-        await self._read(request)
-        return self.site.shell("match.html", request[LANGUAGE])
+        """The match page's shell; for a match there is not, with 404 (its script says
+        there is no such match, and follows nothing)."""
+        match = await self._read(request)
+        answer = self.site.shell("match.html", request[LANGUAGE])
+        if not await self.site.boards.hosts(match):
+            answer.set_status(404)
+        return answer
 
     async def state(self, request: web.Request) -> web.Response:
         match = await self._read(request)
@@ -111,9 +116,10 @@ class Public:
     async def record(self, request: web.Request) -> web.Response:
         match = await self._read(request)
         try:
-            name, text = await self.site.boards.record(match)
-        except Refused:
-            raise Refusal(404, no_match()) from None
+            with speaking_to(request, request[LANGUAGE]):
+                name, text = await self.site.boards.record(match)
+        except Refused as exc:  # no such match, or no game: the service's words say which
+            raise Refusal(404, exc.message) from None
         answer = web.Response(text=text, content_type="text/plain", charset="utf-8")
         answer.headers["Content-Disposition"] = f'attachment; filename="{name}"'
         answer.headers["Cache-Control"] = NO_STORE

@@ -88,6 +88,7 @@ class WebBoard:
             activity = Activity(self.site, self.discord, self._records, self.site.passes)
             app.add_routes(activity.routes())
         app.add_routes([web.get("/static/{name}", self.site.file)])
+        app.add_routes([web.get("/static/{build}/{name}", self.site.file)])
         app.add_routes([web.get("/api/words/{language}", self.site.words)])
         app.on_startup.append(self._started)
         app.on_shutdown.append(self._stopping)

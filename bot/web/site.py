@@ -5,6 +5,7 @@ its reader's language with that language's page words (``labels``)."""
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import re
@@ -34,6 +35,9 @@ TYPES = {
     ".svg": "image/svg+xml",
 }
 FILES_CACHE = "public, max-age=300"
+# a file at the address of its build (``build_of``): what it holds never changes there
+BUILT_CACHE = "public, max-age=31536000, immutable"
+STATIC_ADDRESS = b'="/static/'
 HTML_LANG = b'<html lang="en">'
 HEAD_END = b"</head>"
 # An element's text, an aria-label or alt just before its key, the page's title: each worded.
@@ -43,11 +47,24 @@ TITLE = re.compile(rb"<title>[^<]*</title>(?=.*?data-title=\"([a-z0-9-]+)\")", r
 
 
 @cache
+def build_of(static: Path) -> str:
+    """A digest of the pages' files in ``static``: the build the shells name their files
+    by (``/static/<build>/board.js``). Any file changed changes every address, so a browser
+    never mixes one build's shell with another's modules, which it keeps for good (their
+    imports are relative: they carry the build too)."""
+    digest = hashlib.sha256()
+    for path in sorted(static.iterdir()):
+        if FILE_NAME.fullmatch(path.name) and path.is_file():
+            digest.update(path.name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()[:16]
+
+
+@cache
 def page_html(path: Path, code: str) -> bytes:
     """The shell at ``path`` in language ``code``: its ``<html lang>``, its fixed texts
     worded (those its ``data-w*`` attributes name; the script words them again when the
-    page switches language), and the table of its page words in a JSON block its script
-    reads (``<`` escaped: no text can end it)."""
+    page switches language), the table of its page words in a JSON block its script reads
+    (``<`` escaped: no text can end it), and its files named by their build (``build_of``)."""
     page = path.read_bytes()
     if HTML_LANG not in page or HEAD_END not in page:  # the shell changed: say so at once
         raise RuntimeError(f"{path.name} has no {HTML_LANG.decode()} or no {HEAD_END.decode()}")
@@ -56,6 +73,7 @@ def page_html(path: Path, code: str) -> bytes:
     block = f'<script type="application/json" id="words">{said}</script>\n'.encode()
     page = worded(page, words["words"])
     page = page.replace(HTML_LANG, f'<html lang="{tag(code)}">'.encode(), 1)
+    page = page.replace(STATIC_ADDRESS, f'="/static/{build_of(path.parent)}/'.encode())
     return page.replace(HEAD_END, block + HEAD_END, 1)
 
 
@@ -112,15 +130,24 @@ class Site:
         return answer
 
     async def file(self, request: web.Request) -> web.Response:
-        """``/static/<name>``: a file of the pages, by a plain name (no paths), under the
-        fixed files' allowance (not the reads')."""
+        """``/static/<build>/<name>`` (as the shells name them: ``build_of``) or
+        ``/static/<name>``: a file of the pages, by a plain name (no paths), under the fixed
+        files' allowance (not the reads'). Kept for good at its build's address; at another
+        build's (a page loaded before an upgrade asking for more) it is this build's, kept
+        nowhere; without a build, for a few minutes."""
         self.limits.take("files", self.counted_as(request))
         name = request.match_info["name"]
         path = self.static / name
         if not FILE_NAME.fullmatch(name) or not path.is_file():
             raise Refusal(404, _("There is no such file."))
         answer = web.Response(body=path.read_bytes(), content_type=TYPES[path.suffix])
-        answer.headers["Cache-Control"] = FILES_CACHE
+        build = request.match_info.get("build")
+        if build is None:
+            answer.headers["Cache-Control"] = FILES_CACHE
+        else:
+            answer.headers["Cache-Control"] = (
+                BUILT_CACHE if build == build_of(self.static) else NO_STORE
+            )
         return answer
 
     async def stream(

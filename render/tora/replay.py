@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from PIL import Image
 
-from rules.tora import View, replay
+from rules.tora import Game, View, replay
 
 from ..encode import gif_bytes
 from ..status import Mode, StatusFields
@@ -32,7 +32,16 @@ def frame(view: View, info: StatusFields) -> Image.Image:
 
 def views_from_record(text: str) -> list[View]:
     """The public view at the start and after every turn of a record (RecordError or
-    ReplayError, from rules.tora.record, if the record is malformed or illegal)."""
+    ReplayError, from rules.tora.record, if the record is malformed or illegal), every
+    Assassin record of the game published (R44). A record that replays has every Assassin
+    action in full (a public record's hidden ones, ``X ?``, do not replay: a public record
+    replays once they are published), so each turn shows them as the record does, not
+    hidden as they were when played."""
     views: list[View] = []
-    replay(text, trusted=True, each_turn=lambda game: views.append(game.view_for(None)))
+
+    def published(game: Game) -> None:
+        game.publish()
+        views.append(game.view_for(None))
+
+    replay(text, trusted=True, each_turn=published)
     return views

@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import Any
 
 from rules.policies import Policies
-from rules.protocol import GameType, Ladder, SetupQuestion, describe
+from rules.protocol import GameType, GameView, Ladder, SetupQuestion, describe
 from rules.records import JUDGE, RecordError, ReplayError
 from rules.sides import Side
 from rules.words import msg
@@ -177,6 +177,12 @@ class ToriiType(Policies[ToriiGame]):
 
     def visible_actions(self, game: ToriiGame, viewer: Side | None) -> list[str]:
         return [game.notation(action) for action in game.legal_actions()]
+
+    def final_summary(self, view: GameView[Any], names: Sequence[str]) -> str:
+        """``View.final_summary``: a game called off names nobody to move."""
+        if not isinstance(view, View):
+            raise TypeError(f"not a view of Torii: {type(view).__name__}")
+        return view.final_summary(names)
 
 
 TORII: GameType[ToriiGame] = ToriiType()

@@ -105,21 +105,7 @@ class View:
         return tuple(rows)
 
     def summary(self, names: Sequence[str]) -> str:
-        players = _middots(
-            [
-                msg(
-                    "{player} ({spirit} on {square}): {supply} in supply, {torii} Torii left, "
-                    "tiles {tiles}",
-                    player=names[s],
-                    spirit=self.spirits[s].kind,
-                    square=name(self.spirits[s].square),
-                    supply=self.supply[s],
-                    torii=self.torii_left[s],
-                    tiles=_tiles(self.tiles[s]),
-                )
-                for s in Side
-            ]
-        )
+        players = self._players(names)
         if self.outcome is not None:
             said = self.outcome.partition("(")[2].rstrip(")")
             reason = REASONS.get(said, said)
@@ -143,6 +129,31 @@ class View:
                 opponent=them,
             )
         return msg("{players} · {player} decides for the Monkey", players=players, player=me)
+
+    def final_summary(self, names: Sequence[str]) -> str:
+        """The line of a game over: ``summary``'s, or for a game its rules did not end (the
+        match called off), each player's standing alone: nobody is to play any more."""
+        if self.outcome is not None:
+            return self.summary(names)
+        return self._players(names)
+
+    def _players(self, names: Sequence[str]) -> Text:
+        """Each player's Spirit, supply, Torii left and tiles, separated by middots."""
+        return _middots(
+            [
+                msg(
+                    "{player} ({spirit} on {square}): {supply} in supply, {torii} Torii left, "
+                    "tiles {tiles}",
+                    player=names[s],
+                    spirit=self.spirits[s].kind,
+                    square=name(self.spirits[s].square),
+                    supply=self.supply[s],
+                    torii=self.torii_left[s],
+                    tiles=_tiles(self.tiles[s]),
+                )
+                for s in Side
+            ]
+        )
 
 
 def _middots(parts: list[Text]) -> Text:

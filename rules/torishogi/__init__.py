@@ -8,11 +8,11 @@ is the ``GameType``. Rulings TS1-TS12 are in docs/TORISHOGI.md. Only the shared 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.policies import Policies
-from rules.protocol import GameType, Ladder, SetupQuestion, describe
+from rules.protocol import GameType, GameView, Ladder, SetupQuestion, describe
 from rules.records import RecordError, ReplayError
 from rules.sides import Side
 from rules.words import msg
@@ -130,6 +130,12 @@ class ToriShogiType(Policies[ToriShogiGame]):
 
     def visible_actions(self, game: ToriShogiGame, viewer: Side | None) -> list[str]:
         return [game.notation(action) for action in game.legal_actions()]
+
+    def final_summary(self, view: GameView[Any], names: Sequence[str]) -> str:
+        """``View.final_summary``: a game called off names nobody to move."""
+        if not isinstance(view, View):
+            raise TypeError(f"not a view of ToriShogi: {type(view).__name__}")
+        return view.final_summary(names)
 
 
 TORISHOGI: GameType[ToriShogiGame] = ToriShogiType()

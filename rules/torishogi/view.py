@@ -86,16 +86,7 @@ class View:
     def summary(self, names: Sequence[str]) -> str:
         """ "In hand: ann 10 Swallows, 2 Cranes and 1 Falcon; bob 1 Falcon; bob to move, in
         check"."""
-        held = [
-            frame(
-                "{player} {pieces}",
-                player=names[side],
-                pieces=listing([_count(kind, n) for kind, n in self.hand(side)]),
-            )
-            for side in Side
-            if self.hand(side)
-        ]
-        hands = _hands(held)
+        hands = self._in_hand(names)
         if self.outcome is not None:
             said = self.outcome.partition("(")[2].rstrip(")")
             reason = REASONS.get(said, said)
@@ -110,6 +101,26 @@ class View:
         if self.in_check:
             return msg("{hands}; {player} to move, in check", hands=hands, player=names[self.side])
         return msg("{hands}; {player} to move", hands=hands, player=names[self.side])
+
+    def final_summary(self, names: Sequence[str]) -> str:
+        """The line of a game over: ``summary``'s, or for a game its rules did not end (the
+        match called off), what is in hand alone: nobody is to move any more."""
+        if self.outcome is not None:
+            return self.summary(names)
+        return self._in_hand(names)
+
+    def _in_hand(self, names: Sequence[str]) -> Text:
+        """ "In hand: ann 10 Swallows, 2 Cranes and 1 Falcon; bob 1 Falcon"."""
+        held = [
+            frame(
+                "{player} {pieces}",
+                player=names[side],
+                pieces=listing([_count(kind, n) for kind, n in self.hand(side)]),
+            )
+            for side in Side
+            if self.hand(side)
+        ]
+        return _hands(held)
 
 
 def _hands(held: list[Text]) -> Text:

@@ -20,7 +20,8 @@ def name_key(name: str) -> str:
 
 def has_control_characters(name: str) -> bool:
     """Whether ``name`` holds a control character (NUL, BEL, ...): the desks refuse such a
-    name, since PostgreSQL's text cannot hold a NUL (SQLite's can), and so it names none."""
+    name (and the ladder such a removal's reason), since PostgreSQL's text cannot hold a NUL
+    (SQLite's can), and so it names none."""
     return any(unicodedata.category(char) == "Cc" for char in name)
 
 

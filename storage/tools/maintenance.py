@@ -46,7 +46,9 @@ def backup(config: Config, dest: Path, out: TextIO = sys.stdout, err: TextIO = s
     if dest.exists():
         print(f"{dest} exists; give the backup a new name", file=err)
         return UNUSABLE
-    dest.parent.mkdir(parents=True, exist_ok=True)
+    if (unusable := _unwritable(dest.parent)) is not None:
+        print(f"cannot write the backup in {dest.parent}: {unusable}", file=err)
+        return UNUSABLE
     partial = dest.with_name(dest.name + ".partial")
     partial.unlink(missing_ok=True)
     try:
@@ -61,6 +63,19 @@ def backup(config: Config, dest: Path, out: TextIO = sys.stdout, err: TextIO = s
     counted = f"{matches} match" + ("" if matches == 1 else "es")
     print(f"backed up {source} to {dest}: {counted}, {size} bytes, integrity ok", file=out)
     return OK
+
+
+def _unwritable(directory: Path) -> str | None:
+    """Why the backup cannot be written in ``directory`` (made if missing), else None."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        return "a file, not a directory, stands in its path"
+    except OSError as exc:  # not allowed, a read-only file system...
+        return exc.strerror or str(exc)
+    if not os.access(directory, os.W_OK | os.X_OK):
+        return "this user may not write there"
+    return None
 
 
 def _copy(config: Config, partial: Path) -> int:
@@ -157,11 +172,12 @@ async def _check_postgres(config: Config, out: TextIO, err: TextIO) -> int:
 
 
 def _unfit(version: int, err: TextIO) -> int | None:
-    """The exit status when this bot's queries cannot read a schema of ``version``, else None.
-    An older schema is not migrated here: a check only reads (and may read a backup)."""
+    """The exit status when this bot's queries cannot read a schema of ``version``, else None:
+    unusable here, not damaged. An older schema is not migrated here: a check only reads (and
+    may read a backup)."""
     if version > LATEST:
         print("the schema is newer than this bot: check it with a newer bot", file=err)
-        return PROBLEMS
+        return UNUSABLE
     if version < LATEST:
         print(
             f"schema version {version} is older than this bot's ({LATEST}): migrate it first."

@@ -179,10 +179,6 @@ def _identity(config: Config) -> tuple[object, ...]:
     return (config.url, config.schema) if config.postgres else (config.path.resolve(),)
 
 
-def _where(config: Config) -> str:
-    return config.where() + (f" (schema {config.schema})" if config.schema else "")
-
-
 async def _count(end: End, table: str) -> int:
     return int(await end.value(f"SELECT count(*) FROM {table}"))
 
@@ -198,7 +194,7 @@ async def _missing(config: Config) -> str | None:
         found = await end.value("SELECT to_regclass('schema_version') IS NOT NULL")
     finally:
         await end.close()
-    return None if found else f"no tora-bot schema at {_where(config)}"
+    return None if found else f"no tora-bot schema at {config.where()}"
 
 
 async def _open(config: Config) -> End:
@@ -218,7 +214,7 @@ async def copy(source: Config, dest: Config, out: TextIO, err: TextIO) -> int:
     try:
         missing = await _missing(source)
     except _FAILURES as exc:
-        print(f"cannot open {_where(source)}: {exc}", file=err)
+        print(f"cannot open {source.where()}: {exc}", file=err)
         return UNUSABLE
     if missing:
         print(missing, file=err)
@@ -230,12 +226,12 @@ async def copy(source: Config, dest: Config, out: TextIO, err: TextIO) -> int:
                 ends.append(await _open(config))
             except _FAILURES as exc:
                 why = exc.why if isinstance(exc, CannotOpen) else exc  # said once
-                print(f"cannot open {_where(config)}: {why}", file=err)
+                print(f"cannot open {config.where()}: {why}", file=err)
                 return UNUSABLE
         src, dst = ends
         if full := [table for table in TABLES if await _count(dst, table)]:
             tables = ", ".join(full[:3]) + (", ..." if len(full) > 3 else "")
-            print(f"{_where(dest)} is not empty (rows in {tables}): copy into a new one", file=err)
+            print(f"{dest.where()} is not empty (rows in {tables}): copy into a new one", file=err)
             return UNUSABLE
         try:
             await _copy_rows(src, dst)

@@ -40,6 +40,7 @@ const ui = {
   connection: "connecting", // the live stream's status (live.js's key)
   connectionWhy: "", // and the server's words for it, where it refused the stream
   loadError: "", // what the last failed read of the state said ("": it did not fail)
+  reads: 0, // the reads of the state asked for: only the latest one's answer is shown
 };
 
 /** The player's token, from the address's fragment (then taken out of the address bar, so it
@@ -70,11 +71,15 @@ function stateUrl() {
 // ---- talking to the server ---------------------------------------------------------------
 
 /** Read the state and show it. What a failed read says (the server could not be reached,
- * or answered an error) stays until a read succeeds, then goes: the page works again. */
+ * or answered an error) stays until a read succeeds, then goes: the page works again. The
+ * answer of a read asked for before another is dropped: answers may come in any order, and
+ * an older state put up after a newer one would stay until the next change. */
 async function load() {
+  const read = ++ui.reads;
   try {
     const response = await fetch(stateUrl(), { headers: headers(), cache: "no-store" });
     const body = await readJson(response);
+    if (read !== ui.reads) return;
     if (!response.ok) {
       loadFailed(body.error || t("server-answered", { status: response.status }));
       if (response.status === 401 && body.ended) await watchEnded();
@@ -83,7 +88,7 @@ async function load() {
     await setState(body);
     loadFailed("");
   } catch {
-    loadFailed(t("unreachable-retry"));
+    if (read === ui.reads) loadFailed(t("unreachable-retry"));
   }
 }
 
@@ -233,10 +238,11 @@ function renderPlayers(state) {
   $("players").replaceChildren(...items);
 }
 
-/** Before the game starts there is no turn to end, no replay, no move and no record yet:
- * their controls are hidden rather than shown disabled. */
+/** Before the game starts there is no turn to end, no replay, no move and no record yet
+ * (nor ever, in a match whose game never began: a state without a record has no `replay`,
+ * its digest): their controls are hidden rather than shown disabled. */
 function renderBeforeTheGame(state) {
-  const before = state.phase === "setup";
+  const before = state.phase === "setup" || !state.replay;
   const ids = ["replay", "flip", "history", "download"];
   if (PAGE === "play") ids.push("turn", "more");
   for (const id of ids) $(id).hidden = before;
@@ -275,7 +281,9 @@ function pictureUrl() {
 }
 
 /** The picture, fetched (the player's own needs the token, which only a fetch can send; a
- * replay's may be refused, and the refusal is worth reading). */
+ * replay's may be refused, and the refusal is worth reading). An answer that comes once the
+ * page names another picture (a newer state's, another step of the replay) is dropped: it
+ * would show what is no longer so. */
 async function renderPicture() {
   const url = pictureUrl();
   const image = $("picture");
@@ -289,12 +297,14 @@ async function renderPicture() {
         throw new Error(body.error || t("no-picture"));
       }
       const blob = await response.blob();
+      if (url !== pictureUrl()) return;
       if (ui.picture) URL.revokeObjectURL(ui.picture);
       ui.picture = URL.createObjectURL(blob);
       ui.pictureUrl = url;
       image.src = ui.picture;
       await image.decode().catch(() => {}); // laid out before the cells are placed on it
     } catch (error) {
+      if (url !== pictureUrl()) return;
       say(error.message);
       if (ui.replay !== null) backToNow(image);
     }

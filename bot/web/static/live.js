@@ -4,11 +4,13 @@
 // Authorization header and never in an address, and so does an Activity's page (its pass is
 // a header too: `headers` is a function, read again at each connection, since the page renews
 // its pass as it goes). The connection's status is said as a key
-// ("live", "reconnecting", "gone"): the page words it, unless the server said why it
-// refused the stream (429: the address follows as many boards as it may), whose words come
-// with the key, the page then trying again once the refusal's Retry-After has passed.
+// ("live", "reconnecting", "gone", "nothing"): the page words it, unless the server said why
+// it refused the stream (429: the address follows as many boards as it may), whose words come
+// with the key, the page then trying again once the refusal's Retry-After has passed. A
+// stream refused with 404 (no such match: a mistyped address) is never asked for again.
 
 const RETRY_MS = 2000;
+const NO_SUCH_MATCH = 404;
 
 /** Follow `url`'s events, calling `onState(data)` for each `state` event and
  * `onStatus(key, why)` when the connection comes and goes (`why`: the server's words for a
@@ -25,11 +27,17 @@ function followSource(url, onState, onStatus) {
     source.addEventListener("open", () => onStatus("live", ""));
     source.addEventListener("error", async () => {
       onStatus("reconnecting", "");
-      // A refused stream (429: the address holds as many as it may) is one EventSource
-      // gives up on for good, without its answer; the page asks once more to read why, says
-      // it, and tries again when the answer says, as it does a player's.
+      // A refused stream (429: the address holds as many as it may; 404: no such match) is
+      // one EventSource gives up on for good, without its answer; the page asks once more to
+      // read why, says it, and tries again when the answer says, as it does a player's (a
+      // match there is not, never).
       if (source.readyState !== EventSource.CLOSED || stopped) return;
       const refused = await refusal(url);
+      if (refused && refused.never) {
+        stopped = true;
+        onStatus("nothing", "");
+        return;
+      }
       if (refused) onStatus("reconnecting", refused.why);
       setTimeout(() => {
         if (!stopped) open();
@@ -41,6 +49,7 @@ function followSource(url, onState, onStatus) {
     const controller = new AbortController();
     try {
       const response = await fetch(url, { signal: controller.signal, cache: "no-store" });
+      if (response.status === NO_SUCH_MATCH) return { never: true };
       return response.status === 429 ? await refused(response) : null;
     } catch {
       return null;
@@ -66,6 +75,10 @@ function followFetched(url, headers, onState, onStatus) {
         const response = await fetch(url, { headers: sent, signal: controller.signal, cache: "no-store" });
         if (response.status === 401) {
           onStatus("gone", "");
+          return;
+        }
+        if (response.status === NO_SUCH_MATCH) {
+          onStatus("nothing", "");
           return;
         }
         if (response.status === 429) {
