@@ -188,12 +188,20 @@ def _check_proposal(ctx: Context, table: Table, kind: str, side: Side) -> None:
 
 
 def _check_takeback(table: Table, side: Side) -> None:
-    """A takeback is asked in an unrated match, by the player whose turn just ended, while
-    the turn after it runs (it lapses when that one ends): the opponent's, or after a
-    decision in the opponent's turn (Torii's Monkey, TI15) the asker's own; for a turn the
-    rules let be taken back (``check_takeback``: not one holding an action they never take
-    back, such as TORA's search, R10, whose player would play the turn again knowing what
-    it found)."""
+    """A takeback is asked in a casual match (``Terms.casual``: neither rated nor a
+    competition's), by the player whose turn just ended, while the turn after it runs (it
+    lapses when that one ends): the opponent's, or after a decision in the opponent's turn
+    (Torii's Monkey, TI15) the asker's own; for a turn the rules let be taken back
+    (``check_takeback``: not one holding an action they never take back, such as TORA's
+    search, R10, whose player would play the turn again knowing what it found)."""
+    if table.terms.competition:
+        raise Refused(
+            _(
+                "Turns are taken back only in casual matches: this game counts in its event's "
+                "or tournament's standings, where no other player could take a turn back. "
+                "Play on."
+            )
+        )
     if table.terms.rated:
         casual = f"`{option('rated')}:False`"  # the option as the reader's Discord names it
         raise Refused(

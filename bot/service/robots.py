@@ -168,7 +168,7 @@ def still_to_do(table: Table, job: Job) -> bool:
 
 
 def agrees(table: Table, job: Job) -> bool:
-    """An AI agrees to a takeback (only ever asked in an unrated match) unless it cannot
+    """An AI agrees to a takeback (only ever asked in a casual match) unless it cannot
     accept it (``kept_staged``), to a pause in a practice game (it never resumes a match: a
     rated one would wait paused for ever, out of its ladder, docs/SERVICE.md's hostage, and
     a competition's would hold its round up), and

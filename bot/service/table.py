@@ -90,8 +90,7 @@ class Table:
         odd round) or between people."""
         hosted = self.hosted
         players = (hosted.challenger_id, hosted.opposition_id)
-        casual = not self.terms.rated and not self.terms.competition
-        return casual and any(is_robot(user_id) for user_id in players)
+        return self.terms.casual and any(is_robot(user_id) for user_id in players)
 
     @property
     def stamp(self) -> Stamp:
