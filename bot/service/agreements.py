@@ -361,8 +361,7 @@ async def _rewind(ctx: Context, table: Table, side: Side) -> Reply:
     if not match.game.view_for(asker).deciding:  # the turn taken back was no decision
         hosted = timing.taken_back(table.terms, hosted, asker)
     if table.paused:
-        fresh = timing.turn_time(table.terms, hosted, asker)
-        hosted = replace(hosted, due_at=None, remind_at=None, paused_left=fresh)
+        hosted = timing.started_paused(table.terms, hosted, asker)
     else:
         hosted = await ctx.turn_clock(table.terms, hosted, asker)
     staged = replace(table, hosted=hosted)
@@ -376,17 +375,11 @@ async def _rewind(ctx: Context, table: Table, side: Side) -> Reply:
             asker=table.side_name(asker),
             number=number,
         )
-        if hosted.paused_left is not None:
-            said += " " + _(
-                "The match stays paused, with {left} for the turn: either of you can resume "
-                "with {command}.",
-                left=duration(hosted.paused_left, localized=True),
-                command=ctx.cmd("resume", localized=True),
-            )
+        paused = announce.paused_lines(ctx, staged)  # accepted during a pause
         standing = showing.standing(view, names)
         to_act = announce.to_act_line(ctx, staged, view, localized=True)
     mail.public(
-        f"{said}\n{standing}\n{to_act}",
+        "\n".join([said, *paused, standing, to_act]),
         await ctx.board_file(view, staged, guild=hosted.guild_id),
         mentions=(hosted.player(asker),),
         notice=TURN,
