@@ -488,11 +488,11 @@ async def test_a_reset_needs_a_series_and_a_player_down_to_one_command_piece(h: 
     assert declined.text == "You declined ann's pause proposal: the clock keeps running."
     await h.settle()
     assert texts(h)[-1] == "bob (Opposition) declines ann's pause proposal."
-    await service.pause(HERE, ANN)
-    await service.draw(HERE, BOB)
-    both = await service.decline(HERE, BOB)  # hers declined, his own taken back
+    await service.pause(HERE, BOB)  # ann's is not made again this turn: she was declined
+    await service.draw(HERE, ANN)
+    both = await service.decline(HERE, ANN)  # his declined, her own taken back
     assert both.text == (
-        "You declined ann's pause proposal and took back your draw offer: the clock keeps "
+        "You declined bob's pause proposal and took back your draw offer: the clock keeps "
         "running and the game goes on."
     )
     with pytest.raises(Refused, match="not paused"):

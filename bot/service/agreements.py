@@ -21,7 +21,7 @@ from .models import Reply, User
 from .notify import PROPOSAL, TURN
 from .phases import FINISHED, PLAYING
 from .stops import run_until, running_between
-from .table import DRAW, OFFERS, PAUSE, RESET, REWIND, Table, player_side
+from .table import DRAW, OFFERS, PAUSE, RESET, REWIND, SPENT, Table, player_side
 from .texts import duration, listing, moment
 from .turns import after_turn
 
@@ -169,11 +169,21 @@ async def answer(ctx: Context, table: Table, user: User, verb: str) -> Reply:
 
 
 def open_proposals(hosted: Hosted) -> frozenset[str]:
-    """The kinds of proposal standing in ``hosted`` (``draw``, ``reset``, ``pause``)."""
-    return frozenset(json.loads(hosted.offers))
+    """The kinds of proposal standing in ``hosted`` (``draw``, ``reset``, ``pause``,
+    ``rewind``)."""
+    return frozenset(json.loads(hosted.offers).keys() - {SPENT})
 
 
 def _check_proposal(ctx: Context, table: Table, kind: str, side: Side) -> None:
+    if (kind, side) in table.spent():
+        raise Refused(
+            _(
+                "Your {offer} was declined or taken back this turn, so it is not made again "
+                "before the turn ends: each would ping {player} again.",
+                offer=_offer(kind),
+                player=table.side_name(side.other),
+            )
+        )
     if kind == PAUSE and table.paused:
         raise Refused(
             _(
@@ -455,6 +465,8 @@ async def decline(
         raise Refused(_("There is no proposal to decline."))
     for kind in theirs + mine:
         del offers[kind]
+    # not made again this turn (``Table.spent``): each would ping the opponent again
+    spent = [(kind, side.other) for kind in theirs] + [(kind, side) for kind in mine]
     other = table.side_name(side.other)
     with speaking(await ctx.server_language(table.hosted.guild_id)) as language:
         # TRANSLATORS: an action in "{player} {actions}." ({offer}: "draw offer"...).
@@ -470,7 +482,7 @@ async def decline(
             said = f"{said} {word(why)}"
     mail = Mail(table.channel_id)
     mail.public(said, mentions=(table.hosted.player(side.other),), language=language)
-    await ctx.update(table, replace(table.hosted, offers=table.encode_offers(offers)), mail)
+    await ctx.update(table, replace(table.hosted, offers=table.encode_offers(offers, spent)), mail)
     return Reply(_declined(table, side, theirs, mine), private=False, stamp=table.stamp)
 
 

@@ -126,7 +126,7 @@ def with_game(job: Job, table: Table) -> Job:
     the AI offers a draw first (a game going nowhere, ``ai.offers_draw``)."""
     if job.kind != TURN:
         return job
-    offer = DRAW not in table.offers() and ai.offers_draw(table.game, job.side)
+    offer = table.may_propose(DRAW, job.side) and ai.offers_draw(table.game, job.side)
     return replace(job, game=table.game.for_player(job.side), offer_draw=offer)
 
 
