@@ -182,6 +182,9 @@ async def test_the_ai_takes_a_draw_in_a_level_game_where_nothing_is_captured(
         quiet_for(monkeypatch, 19)
         await stage.slash("ann", "draw")
         await stage.posted("AI (easy) (Opposition) declines ann's draw offer.")
+        await stage.slash("ann", "act", action="a3a4")  # not offered again in the same turn
+        await stage.slash("ann", "end")
+        await stage.posted("AI (easy) (Opposition) ended their turn:")
         quiet_for(monkeypatch, 20)
         await stage.slash("ann", "draw")
         await stage.posted("agreed to a draw")

@@ -454,6 +454,30 @@ async def test_an_agreed_reset_does_not_play_the_turn_staged_before_it(
     assert game.game_number == 2 and not game.staged()
 
 
+async def test_r28_a_reset_agreed_during_a_pause_keeps_the_match_paused(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: the players paused, then agreed to bob's reset: the new board started with
+    the clock running (a deadline, reminders) though nobody resumed, and its post said nothing
+    of the pause. As after a takeback, the match stays paused with the new turn's full time."""
+    service = h.service
+    await series_with_bob_down_to_one(h, monkeypatch)
+    await service.reset(HERE, BOB)
+    await service.pause(HERE, ANN)
+    await service.pause(HERE, BOB)
+    await h.advance(3600.0)
+    await service.reset(HERE, ANN)  # accepted during the pause
+    await h.settle()
+    hosted = await h.running.records.live_in_channel(HERE.channel_id)
+    assert hosted is not None
+    assert (hosted.due_at, hosted.remind_at, hosted.paused_left) == (None, None, 86400.0)
+    post = texts(h)[-1]
+    assert "by <t:" not in post and "The match stays paused" in post, post
+    await service.resume(HERE, ANN)
+    hosted = await h.running.records.live_in_channel(HERE.channel_id)
+    assert hosted is not None and hosted.due_at == h.clock.now() + 86400.0
+
+
 async def test_a_reset_needs_a_series_and_a_player_down_to_one_command_piece(h: Harness) -> None:
     service = h.service
     await started(h, Terms(options={"target": 20}))
@@ -464,11 +488,11 @@ async def test_a_reset_needs_a_series_and_a_player_down_to_one_command_piece(h: 
     assert declined.text == "You declined ann's pause proposal: the clock keeps running."
     await h.settle()
     assert texts(h)[-1] == "bob (Opposition) declines ann's pause proposal."
-    await service.pause(HERE, ANN)
-    await service.draw(HERE, BOB)
-    both = await service.decline(HERE, BOB)  # hers declined, his own taken back
+    await service.pause(HERE, BOB)  # ann's is not made again this turn: she was declined
+    await service.draw(HERE, ANN)
+    both = await service.decline(HERE, ANN)  # his declined, her own taken back
     assert both.text == (
-        "You declined ann's pause proposal and took back your draw offer: the clock keeps "
+        "You declined bob's pause proposal and took back your draw offer: the clock keeps "
         "running and the game goes on."
     )
     with pytest.raises(Refused, match="not paused"):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import event_helpers as events
 import pytest
 from test_service_games import TO_A_FORCED_PASS, torii_until_the_monkeys_pause
 
@@ -122,6 +123,26 @@ async def test_a_takeback_is_refused_in_rated_matches_and_on_ones_own_turn(h: Ha
     assert (await h.running.end_turn(HERE, ANN)).buttons == ("plan",)  # no "Ask to take it back"
     with pytest.raises(Refused, match="only in casual matches: this one is rated"):
         await h.running.takeback(HERE, ANN)
+
+
+async def test_a_competition_game_offers_and_takes_back_no_turn(h: Harness) -> None:
+    """Regression: an (unrated) Swiss event's game counts in the standings, yet End turn
+    offered Ask to take it back and a takeback was asked as in a casual match: a turn
+    played again, help no other entrant had."""
+    desk = await events.desk_of(h)
+    await events.create(desk, "Cup", "torishogi", "swiss", rounds=2)
+    for n in (1, 2):
+        await desk.join(events.HERE, events.user(n), "Cup")
+    await desk.begin(events.HERE, events.ADMIN, "Cup", admin=True)
+    await h.settle()
+    [pairing] = (await events.snapshot(h, "Cup")).pairings
+    hosted = await h.store.hosting.get(pairing.hosted_id)
+    place = Place(events.GUILD, hosted.channel_id)
+    first = events.user(hosted.challenger_id)
+    await h.service.play(place, first, "c3c4")
+    assert (await h.service.end_turn(place, first)).buttons == ("plan",)
+    with pytest.raises(Refused, match="counts in its event's or tournament's standings"):
+        await h.service.takeback(place, first)
 
 
 async def test_nothing_to_take_back_on_ones_own_turn_and_a_request_lapses(h: Harness) -> None:

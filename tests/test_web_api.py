@@ -402,7 +402,8 @@ async def test_declining_one_proposal_leaves_the_others_standing(w: World) -> No
     status, state, _ = await w.post("answer", ann, no)
     assert status == 200 and state["said"] == "You declined bob's draw offer: the game goes on."
     assert state["proposals"] == [{"kind": "pause", "by": "challenger", "mine": True}]
-    assert (await w.post("draw", bob, {"stamp": 1}))[0] == 200
+    # bob's draw offer is not made again this turn (declined): ann's own stands instead
+    assert (await w.post("draw", ann, {"stamp": 1}))[0] == 200
     stale = {"stamp": 1, "kind": "reset", "yes": False}  # a Decline of no standing proposal
     status, body, _ = await w.post("answer", ann, stale)
     assert status == 409 and "reset proposal is no longer open" in body["error"]

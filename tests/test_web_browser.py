@@ -9,10 +9,10 @@ live stream refused for too many open boards saying why; a player's open page sh
 result when the opponent resigns; the focused and the picked square standing out on every
 square;
 a General's move the turn could not end on, marked before it is staged; a draw offered on one
-page and accepted on the other; a pause declined, then accepted, then the clock resumed; End
-turn pressed while an action is on its way, done after it; a picked General's warnings kept
-under a new state; no reset offered where the game has none; a turn ended on the page asked
-back there), a
+page, taken back, and the other's accepted; a pause declined, then the other's accepted, then
+the clock resumed; End turn pressed while an action is on its way, done after it; a picked
+General's warnings kept under a new state; no reset offered where the game has none; a turn
+ended on the page asked back there), a
 spectator's page follows a turn live, and the setup is done
 on the page from the setup message's link (TORA's strategy, Ruler and Assassin square by
 clicking it; Torii's Spirit with its power).
@@ -830,7 +830,7 @@ async def test_a_generals_move_the_turn_cannot_end_on_is_marked_before_staging(
     await staged(pat, 0)
 
 
-async def test_a_draw_offered_taken_back_offered_again_and_accepted_on_the_other_page(
+async def test_a_draw_offered_taken_back_then_offered_by_the_other_and_accepted(
     stage: Stage, browser: Browser
 ) -> None:
     channel = stage.channels[8]
@@ -851,11 +851,12 @@ async def test_a_draw_offered_taken_back_offered_again_and_accepted_on_the_other
     for page in (mine, proposal):
         await expect(page).to_be_empty(timeout=WAIT)
     await stage.posted("takes back their draw offer", channel)
-    await quin.click("#draw")
-    await expect(proposal).to_contain_text("Your opponent proposes a draw", timeout=WAIT)
-    await proposal.get_by_role("button", name="Accept").click()
-    await expect(rex.locator("#result")).to_contain_text("draw", timeout=WAIT)
-    await expect(quin.locator("#error")).to_contain_text("has ended", timeout=WAIT)
+    await rex.click(".more summary")  # quin's is not made again this turn: rex offers one
+    await rex.click("#draw")
+    await expect(mine).to_contain_text("Your opponent proposes a draw", timeout=WAIT)
+    await mine.get_by_role("button", name="Accept").click()
+    await expect(quin.locator("#result")).to_contain_text("draw", timeout=WAIT)
+    await expect(rex.locator("#error")).to_contain_text("has ended", timeout=WAIT)
     await stage.posted("draw", channel)
 
 
@@ -869,10 +870,12 @@ async def test_a_pause_declined_then_accepted_then_the_clock_resumed(
     await to_act(sam, "sam")
     await stage.slash("tia", "board", link="new", channel=channel)  # not her turn: no DM yet
     tia = await opened(browser, stage.emu.find_link(channel, BOARD, user=stage.user["tia"]))
-    proposal = tia.locator("#proposals")
     await sam.click(".more summary")
-    for answer in ("Decline", "Accept"):
-        await sam.click("#pause")
+    await tia.click(".more summary")
+    # sam's pause, declined, is not made again this turn: tia proposes the next one
+    for by, to, answer in ((sam, tia, "Decline"), (tia, sam, "Accept")):
+        proposal = to.locator("#proposals")
+        await by.click("#pause")
         await expect(proposal).to_contain_text("Your opponent proposes a pause", timeout=WAIT)
         await proposal.get_by_role("button", name=answer).click()
         await expect(proposal).to_be_empty(timeout=WAIT)
@@ -884,7 +887,6 @@ async def test_a_pause_declined_then_accepted_then_the_clock_resumed(
     for page in (sam, tia):
         await expect(page.locator("#clock")).to_contain_text("Paused", timeout=WAIT)
         await expect(page.locator("#pause")).to_be_disabled()
-    await tia.click(".more summary")
     await tia.click("#resume")  # either player resumes, no proposal needed
     await expect(tia.locator("#said")).to_contain_text("The clock is running again", timeout=WAIT)
     for page in (sam, tia):

@@ -43,8 +43,8 @@ async def test_the_common_actions_are_answered_in_the_pages_words(w: World) -> N
         ("resume", ann, {"stamp": 2}),
         ("draw", bob, {"stamp": 2}),
         ("answer", ann, {"stamp": 2, "kind": "draw", "yes": False}),
-        ("draw", bob, {"stamp": 2}),
-        ("answer", ann, {"stamp": 2, "kind": "draw", "yes": True}),
+        ("draw", ann, {"stamp": 2}),  # bob's, declined, is not made again this turn
+        ("answer", bob, {"stamp": 2, "kind": "draw", "yes": True}),
     ):
         status, answer, _ = await w.post(verb, token, body)
         assert status == 200, (verb, answer)

@@ -34,7 +34,7 @@ VERBS: dict[str, tuple[str, str]] = {
     "reset": (N_("Accept the reset"), "success"),
     "pause": (N_("Agree to pause"), "success"),
     "rewind": (N_("Accept the takeback"), "success"),
-    "askback": (N_("Ask to take it back"), "secondary"),  # an unrated match's ended turn
+    "askback": (N_("Ask to take it back"), "secondary"),  # a casual match's ended turn
     "plan": (N_("Plan a reply"), "secondary"),  # an ended turn: the plan panel (bot.app.planning)
     "resign": (N_("Resign"), "danger"),
     "abort": (N_("Abort"), "danger"),

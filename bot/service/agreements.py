@@ -21,7 +21,7 @@ from .models import Reply, User
 from .notify import PROPOSAL, TURN
 from .phases import FINISHED, PLAYING
 from .stops import run_until, running_between
-from .table import DRAW, OFFERS, PAUSE, RESET, REWIND, Table, player_side
+from .table import DRAW, OFFERS, PAUSE, RESET, REWIND, SPENT, Table, player_side
 from .texts import duration, listing, moment
 from .turns import after_turn
 
@@ -191,11 +191,21 @@ async def proposable(ctx: Context, table: Table, side: Side) -> tuple[str, ...]:
 
 
 def open_proposals(hosted: Hosted) -> frozenset[str]:
-    """The kinds of proposal standing in ``hosted`` (``draw``, ``reset``, ``pause``)."""
-    return frozenset(json.loads(hosted.offers))
+    """The kinds of proposal standing in ``hosted`` (``draw``, ``reset``, ``pause``,
+    ``rewind``)."""
+    return frozenset(json.loads(hosted.offers).keys() - {SPENT})
 
 
 def _check_proposal(ctx: Context, table: Table, kind: str, side: Side) -> None:
+    if (kind, side) in table.spent():
+        raise Refused(
+            _(
+                "Your {offer} was declined or taken back this turn, so it is not made again "
+                "before the turn ends: each would ping {player} again.",
+                offer=_offer(kind),
+                player=table.side_name(side.other),
+            )
+        )
     if kind == PAUSE and table.paused:
         raise Refused(
             _(
@@ -210,12 +220,20 @@ def _check_proposal(ctx: Context, table: Table, kind: str, side: Side) -> None:
 
 
 def _check_takeback(table: Table, side: Side) -> None:
-    """A takeback is asked in an unrated match, by the player whose turn just ended, while
-    the turn after it runs (it lapses when that one ends): the opponent's, or after a
-    decision in the opponent's turn (Torii's Monkey, TI15) the asker's own; for a turn the
-    rules let be taken back (``check_takeback``: not one holding an action they never take
-    back, such as TORA's search, R10, whose player would play the turn again knowing what
-    it found)."""
+    """A takeback is asked in a casual match (``Terms.casual``: neither rated nor a
+    competition's), by the player whose turn just ended, while the turn after it runs (it
+    lapses when that one ends): the opponent's, or after a decision in the opponent's turn
+    (Torii's Monkey, TI15) the asker's own; for a turn the rules let be taken back
+    (``check_takeback``: not one holding an action they never take back, such as TORA's
+    search, R10, whose player would play the turn again knowing what it found)."""
+    if table.terms.competition:
+        raise Refused(
+            _(
+                "Turns are taken back only in casual matches: this game counts in its event's "
+                "or tournament's standings, where no other player could take a turn back. "
+                "Play on."
+            )
+        )
     if table.terms.rated:
         casual = f"`{option('rated')}:False`"  # the option as the reader's Discord names it
         raise Refused(
@@ -375,8 +393,7 @@ async def _rewind(ctx: Context, table: Table, side: Side) -> Reply:
     if not match.game.view_for(asker).deciding:  # the turn taken back was no decision
         hosted = timing.taken_back(table.terms, hosted, asker)
     if table.paused:
-        fresh = timing.turn_time(table.terms, hosted, asker)
-        hosted = replace(hosted, due_at=None, remind_at=None, paused_left=fresh)
+        hosted = timing.started_paused(table.terms, hosted, asker)
     else:
         hosted = await ctx.turn_clock(table.terms, hosted, asker)
     staged = replace(table, hosted=hosted)
@@ -390,17 +407,11 @@ async def _rewind(ctx: Context, table: Table, side: Side) -> Reply:
             asker=table.side_name(asker),
             number=number,
         )
-        if hosted.paused_left is not None:
-            said += " " + _(
-                "The match stays paused, with {left} for the turn: either of you can resume "
-                "with {command}.",
-                left=duration(hosted.paused_left, localized=True),
-                command=ctx.cmd("resume", localized=True),
-            )
+        paused = announce.paused_lines(ctx, staged)  # accepted during a pause
         standing = showing.standing(view, names)
         to_act = announce.to_act_line(ctx, staged, view, localized=True)
     mail.public(
-        f"{said}\n{standing}\n{to_act}",
+        "\n".join([said, *paused, standing, to_act]),
         await ctx.board_file(view, staged, guild=hosted.guild_id),
         mentions=(hosted.player(asker),),
         notice=TURN,
@@ -470,6 +481,8 @@ async def decline(
         raise Refused(_("There is no proposal to decline."))
     for kind in theirs + mine:
         del offers[kind]
+    # not made again this turn (``Table.spent``): each would ping the opponent again
+    spent = [(kind, side.other) for kind in theirs] + [(kind, side) for kind in mine]
     other = table.side_name(side.other)
     with speaking(await ctx.server_language(table.hosted.guild_id)) as language:
         # TRANSLATORS: an action in "{player} {actions}." ({offer}: "draw offer"...).
@@ -485,7 +498,7 @@ async def decline(
             said = f"{said} {word(why)}"
     mail = Mail(table.channel_id)
     mail.public(said, mentions=(table.hosted.player(side.other),), language=language)
-    await ctx.update(table, replace(table.hosted, offers=table.encode_offers(offers)), mail)
+    await ctx.update(table, replace(table.hosted, offers=table.encode_offers(offers, spent)), mail)
     return Reply(_declined(table, side, theirs, mine), private=False, stamp=table.stamp)
 
 

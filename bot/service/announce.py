@@ -18,7 +18,7 @@ from .models import is_robot
 from .notify import TURN
 from .ports import Attachment
 from .table import DRAW, Table
-from .texts import moment
+from .texts import duration, moment
 
 TURN_BUTTONS = ("play", "end", "preview")  # on the "your turn" notice
 
@@ -46,6 +46,23 @@ def _to_act_line(ctx: Context, table: Table, view: GameView) -> str:
         table.terms, hosted, view.side, ctx.now(), names_of(table), localized=True
     )
     return f"{line}\n{clocks}" if clocks else line
+
+
+def paused_lines(ctx: Context, table: Table) -> list[str]:
+    """While a turn begun during a pause waits (a takeback or a reset agreed then): that the
+    match stays paused, with the time kept for the turn, and how to resume; in the current
+    language. Nothing while the clock runs."""
+    left = table.hosted.paused_left
+    if left is None:
+        return []
+    return [
+        _(
+            "The match stays paused, with {left} for the turn: either of you can resume with "
+            "{command}.",
+            left=duration(left, localized=True),
+            command=ctx.cmd("resume", localized=True),
+        )
+    ]
 
 
 def event_line(event: GameEvent, names: tuple[str, str]) -> str:
@@ -170,7 +187,7 @@ def _your_turn_text(ctx: Context, table: Table, view: GameView, recap: Sequence[
     clocks = timing.clocks_line(
         table.terms, hosted, view.side, ctx.now(), names_of(table), localized=True
     )
-    return "\n".join([*recap, line, *([clocks] if clocks else [])])
+    return "\n".join([*recap, line, *paused_lines(ctx, table), *([clocks] if clocks else [])])
 
 
 async def turn_end(
@@ -201,7 +218,7 @@ async def turn_end(
     public, *private = await asyncio.gather(*drawn)
     with speaking(server) as language:
         recap = _recap(table, view, headline, notes, game_before)
-        lines = [*recap, _to_act_line(ctx, table, view)]
+        lines = [*recap, _to_act_line(ctx, table, view), *paused_lines(ctx, table)]
         offer = _draw_offer(ctx, table)
         lines += [offer] if offer else []
         buttons = (DRAW_BUTTON if offer else ()) + give_button(table)

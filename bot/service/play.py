@@ -450,7 +450,7 @@ def _turn_over(ctx: Context, table: Table, side: Side, deciding: bool, answered:
     if answered:
         return Reply(_("Your turn is over."), stamp=table.stamp)
     # a takeback is offered in a casual match between people, of a turn the rules let go back
-    offer_back = not (robot or table.terms.rated) and _may_take_back(table.game)
+    offer_back = table.terms.casual and not robot and _may_take_back(table.game)
     if deciding and not offer_back:
         return Reply(_("Your decision is made, and your own turn begins."), stamp=table.stamp)
     if deciding:
@@ -491,7 +491,7 @@ def _may_take_back(game: GameState) -> bool:
     return True
 
 
-ASK_BACK = "askback"  # an unrated match's end-of-turn reply: ask to take the turn back
+ASK_BACK = "askback"  # a casual match's end-of-turn reply: ask to take the turn back
 PLAN = "plan"  # an end-of-turn reply between people: plan the reply to the opponent's turn
 
 

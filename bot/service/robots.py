@@ -126,7 +126,7 @@ def with_game(job: Job, table: Table) -> Job:
     the AI offers a draw first (a game going nowhere, ``ai.offers_draw``)."""
     if job.kind != TURN:
         return job
-    offer = DRAW not in table.offers() and ai.offers_draw(table.game, job.side)
+    offer = table.may_propose(DRAW, job.side) and ai.offers_draw(table.game, job.side)
     return replace(job, game=table.game.for_player(job.side), offer_draw=offer)
 
 
@@ -168,7 +168,7 @@ def still_to_do(table: Table, job: Job) -> bool:
 
 
 def agrees(table: Table, job: Job) -> bool:
-    """An AI agrees to a takeback (only ever asked in an unrated match) unless it cannot
+    """An AI agrees to a takeback (only ever asked in a casual match) unless it cannot
     accept it (``kept_staged``), to a pause in a practice game (it never resumes a match: a
     rated one would wait paused for ever, out of its ladder, docs/SERVICE.md's hostage, and
     a competition's would hold its round up), and

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,8 +27,12 @@ OFFERS = {  # each standing proposal, as the answers name it ("That {offer} is y
     DRAW: N_("draw offer"),
     RESET: N_("reset proposal"),
     PAUSE: N_("pause proposal"),
-    REWIND: N_("takeback request"),  # a finished turn taken back (unrated matches)
+    REWIND: N_("takeback request"),  # a finished turn taken back (casual matches)
 }
+# The offers JSON's entry of the proposals declined or taken back in the running turn (the
+# turn and takebacks it was at, and each kind's proposers' letters): none is made again in
+# that turn, since each would ping the opponent again.
+SPENT = "spent"
 
 
 @dataclass
@@ -90,8 +95,7 @@ class Table:
         odd round) or between people."""
         hosted = self.hosted
         players = (hosted.challenger_id, hosted.opposition_id)
-        casual = not self.terms.rated and not self.terms.competition
-        return casual and any(is_robot(user_id) for user_id in players)
+        return self.terms.casual and any(is_robot(user_id) for user_id in players)
 
     @property
     def stamp(self) -> Stamp:
@@ -121,16 +125,36 @@ class Table:
         """``ann (Challenger)``."""
         return f"{self.side_name(side)} ({TITLES[side]})"
 
-    # ---- proposals (draw, reset, pause), each by one side at a time ------------------------
+    # ---- proposals (draw, reset, pause, takeback), each by one side at a time -------------
     def offers(self) -> dict[str, Side]:
-        return {
-            kind: Side.from_letter(letter)
-            for kind, letter in json.loads(self.hosted.offers).items()
-        }
+        """The proposals standing, by kind: who made each."""
+        stored = json.loads(self.hosted.offers)
+        return {kind: Side.from_letter(by) for kind, by in stored.items() if kind != SPENT}
 
-    @staticmethod
-    def encode_offers(offers: dict[str, Side]) -> str:
-        return json.dumps({kind: side.letter for kind, side in sorted(offers.items())})
+    def spent(self) -> set[tuple[str, Side]]:
+        """The proposals (kind, proposer) declined or taken back in the running turn: not
+        made again before it ends. A mark of an earlier turn (or of a turn since taken back)
+        counts for nothing."""
+        marks = json.loads(self.hosted.offers).get(SPENT)
+        if marks is None or marks["at"] != [self.turn, self.rewinds]:
+            return set()
+        return {(kind, Side.from_letter(by)) for kind, bys in marks["by"].items() for by in bys}
+
+    def may_propose(self, kind: str, side: Side) -> bool:
+        """Whether ``side`` may make a proposal of ``kind`` now: none of theirs stands or
+        was declined or taken back in the running turn."""
+        return kind not in self.offers() and (kind, side) not in self.spent()
+
+    def encode_offers(self, offers: dict[str, Side], spent: Iterable[tuple[str, Side]] = ()) -> str:
+        """The offers JSON: the proposals standing (``offers``), and the running turn's
+        declined or taken back (``spent``), added to the ones marked in it so far."""
+        stored: dict[str, Any] = {kind: side.letter for kind, side in sorted(offers.items())}
+        bys: dict[str, str] = {}
+        for kind, side in sorted(self.spent() | set(spent)):
+            bys[kind] = bys.get(kind, "") + side.letter
+        if bys:
+            stored[SPENT] = {"at": [self.turn, self.rewinds], "by": bys}
+        return json.dumps(stored)
 
     # ---- the clock -------------------------------------------------------------------------
     @property

@@ -90,6 +90,13 @@ class Terms:
         return game_type(self.game)
 
     @property
+    def casual(self) -> bool:
+        """A match that counts for nothing: neither rated nor a competition's game. Only
+        there is a turn taken back by agreement, and against the AI are hints given: in
+        a game that counts, either would be help the other players never had."""
+        return not self.rated and not self.competition
+
+    @property
     def title(self) -> str:
         return self.kind.title
 

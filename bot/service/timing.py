@@ -104,6 +104,12 @@ def started(
     return replace(hosted, due_at=due, remind_at=None, paused_left=None)
 
 
+def started_paused(terms: Terms, hosted: Hosted, side: Side) -> Hosted:
+    """``side``'s turn begins while the match is paused (a takeback or a reset agreed during
+    the pause): it stays paused, its clock holding the turn's full time for the resume."""
+    return replace(hosted, due_at=None, remind_at=None, paused_left=turn_time(terms, hosted, side))
+
+
 def left(terms: Terms, hosted: Hosted, side: Side, to_act: Side, now: float) -> float | None:
     """The time ``side`` has: on their turn, what is left of it; else what their next turn
     will last. None on a fixed time per turn (the deadline says it)."""

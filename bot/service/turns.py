@@ -12,7 +12,7 @@ from rules import Side
 from rules.words import Text, msg
 from storage import Hosted, TurnStart
 
-from . import announce, plans, showing
+from . import announce, plans, showing, timing
 from .context import Context, Mail
 from .endings import ended, outcome_headline
 from .notify import notify_of
@@ -119,7 +119,10 @@ async def _next_turn(
     for kind, _offerer in lapsed:
         del offers[kind]
     # a decision in the opponent's turn earns no increment (their own turn will)
-    hosted = await ctx.turn_passes(table.terms, hosted, ran, game.side, start, earned=own)
+    passed = await ctx.turn_passes(table.terms, hosted, ran, game.side, start, earned=own)
+    # a turn ends during a pause by an agreement alone (a reset): nobody resumed the clock
+    paused = hosted.paused_left is not None
+    hosted = timing.started_paused(table.terms, passed, game.side) if paused else passed
     hosted = replace(hosted, offers=table.encode_offers(offers))
     notes = [
         _lapsed(kind, table.side_name(offerer), table.side_name(ender), offerer == ender)
