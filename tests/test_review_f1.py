@@ -1,0 +1,66 @@
+"""Review f1: regressions and half-applied fixes in today's merges (service, storage, AI)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.service import Place, Terms, User
+from bot.service.guild import GuildSettings, save_guild
+from bot.service.testing import PRIVATE, Harness
+
+HERE = Place(guild_id=1, channel_id=100)
+ANN, BOB = User(1, "ann"), User(2, "bob")
+HOUR, DAY = 3600.0, 86400.0
+
+
+async def hosted_now(h: Harness):  # type: ignore[no-untyped-def]
+    hosted = await h.running.records.live_in_channel(HERE.channel_id)
+    assert hosted is not None
+    return hosted
+
+
+async def test_days_away_taken_during_a_setup_stop_its_deadline(h: Harness) -> None:
+    """rR made a setup's time run outside time away (``Context.setup_clock``), but only
+    when the setup begins: ann accepts bob's TORA challenge (setup due in 10 h), then takes
+    3 away days from now. She is told "Your clocks stand still then", yet the setup's
+    deadline is not moved (``Absences._held`` holds only PLAYING matches) and the match is
+    called off (in a tournament: a forfeit scored against her) while she is away. She
+    should find the setup's deadline moved past her return, as a setup begun during her
+    days away has it."""
+    await h.running.challenge(HERE, BOB, ANN, Terms(turn_seconds=10 * HOUR, game="tora"))
+    await h.running.accept(HERE, ANN)
+    await h.settle()
+    before = await hosted_now(h)
+    assert before.phase == "setup" and before.due_at is not None
+    reply = await h.running.away(HERE.guild_id, ANN, h.clock.now(), 3)
+    assert "Your clocks stand still then" in reply.text
+    after = await hosted_now(h)
+    assert after.due_at is not None and after.due_at >= h.clock.now() + 3 * DAY, (
+        "the setup's deadline ignores her days away",
+        after.due_at - h.clock.now(),
+    )
+
+
+async def test_a_reminder_offers_no_away_day_where_the_server_gives_none(h: Harness) -> None:
+    """rR dropped the Away offer from reminders of matches whose terms have no away days,
+    but not where the server gives none (``/tora-admin`` away_days 0, "This server gives no
+    away days"): bob's reminder still says "Press Away for a day, or take away days with
+    /tora away" and carries the Away for a day button, whose press is refused. He should
+    see neither, as in a tournament's game without away days."""
+    await save_guild(h.running._ctx.store, HERE.guild_id, GuildSettings(away_days=0))
+    await h.running.challenge(
+        HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR, game="torishogi", roles="opposition")
+    )
+    await h.running.accept(HERE, BOB)
+    await h.settle()
+    await h.advance(8 * HOUR)  # 80 % of the first turn
+    reminders = [
+        d.message
+        for u in (ANN, BOB)
+        for d in h.delivery.user(u.id)
+        if d.kind == PRIVATE and d.message.text.startswith("Reminder")
+    ]
+    assert reminders, "no reminder was sent"
+    [reminder] = reminders
+    assert "Away for a day" not in reminder.text, reminder.text
+    assert "away" not in str(reminder.buttons), reminder.buttons
