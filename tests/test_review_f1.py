@@ -64,3 +64,30 @@ async def test_a_reminder_offers_no_away_day_where_the_server_gives_none(h: Harn
     [reminder] = reminders
     assert "Away for a day" not in reminder.text, reminder.text
     assert "away" not in str(reminder.buttons), reminder.buttons
+
+
+async def test_a_rematch_of_a_competitions_game_is_no_competitions_game(h: Harness) -> None:
+    """A tournament's or event's game ended between people offers a Rematch (colours
+    swapped, "It was a casual match."); the rematch copies its terms whole, so since rQ/rO
+    it carries ``Terms.competition``: its setup reminder threatens a forfeit and its lapse
+    is posted as "so this game is over" (and listed as a forfeit win), though no competition
+    scores it. The lapse of such a casual rematch should read "so the match is off. Nothing
+    is recorded.", as any challenge's."""
+    competition = Terms(turn_seconds=10 * HOUR, game="torii", rated=False, competition=True)
+    await h.running.open_match(HERE, ANN, BOB, competition)
+    await h.settle()
+    await h.running.setup(HERE, ANN, {"spirit": "Deer"})
+    await h.running.setup(HERE, BOB, {"spirit": "Kitsune"})
+    await h.settle()
+    await h.running.resign(HERE, BOB)
+    await h.settle()
+    end = h.delivery.channel(HERE.channel_id)[-1]
+    assert end.buttons is not None and end.buttons.verbs == ("rematch",)
+    await h.running.rematch(HERE, ANN, end.buttons.stamp)
+    await h.running.accept(HERE, BOB)
+    await h.settle()
+    await h.running.setup(HERE, ANN, {"spirit": "Deer"})  # bob never chooses
+    await h.advance(11 * HOUR)
+    lapse = [t for t in h.delivery.texts(HERE.channel_id) if "not finished in time" in t]
+    assert lapse, h.delivery.texts(HERE.channel_id)[-3:]
+    assert "the match is off. Nothing is recorded." in lapse[-1], lapse[-1]
