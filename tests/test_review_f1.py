@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+
+import event_helpers as events
 import pytest
 
 from bot.service import Place, Terms, User
 from bot.service.guild import GuildSettings, save_guild
+from bot.service.robots import robot
 from bot.service.testing import PRIVATE, Harness
 
 HERE = Place(guild_id=1, channel_id=100)
@@ -91,3 +95,41 @@ async def test_a_rematch_of_a_competitions_game_is_no_competitions_game(h: Harne
     lapse = [t for t in h.delivery.texts(HERE.channel_id) if "not finished in time" in t]
     assert lapse, h.delivery.texts(HERE.channel_id)[-3:]
     assert "the match is off. Nothing is recorded." in lapse[-1], lapse[-1]
+
+
+async def test_the_ai_takes_no_takeback_in_an_event_game(h: Harness) -> None:
+    """rQ made an event's game against the AI (E11, unrated by default) no practice game:
+    no hints, no pause agreed, since it counts in the standings. The twin was left out: the
+    AI still agrees to every takeback there (``robots.agrees``), so the entrant the odd
+    round pairs with the AI may take back any turn against it, which no entrant playing a
+    person can count on ("An AI agrees to a takeback (practice games)", docs/SERVICE.md).
+    The AI should decline it there, as it declines the pause."""
+    desk = await events.desk_of(h)
+    await events.create(desk, "Odd", "torishogi", "swiss", rounds=2, ai_fill="easy")
+    for n in (1, 2, 3):
+        await desk.join(events.HERE, events.user(n), "Odd")
+    await desk.begin(events.HERE, events.ADMIN, "Odd", admin=True)
+    await h.settle()
+    snap = await events.snapshot(h, "Odd")
+    [against_ai] = [p for p in snap.pairings if p.second_id == robot("easy").id]
+    hosted = await h.store.hosting.get(against_ai.hosted_id)
+    place = Place(events.GUILD, hosted.channel_id)
+    player = events.user(against_ai.first_id)
+    robots = h.service._robots
+    search = robots.search
+    started, gate = asyncio.Event(), asyncio.Event()
+
+    async def gated(*args: object) -> list[str]:
+        started.set()
+        await gate.wait()
+        return await search(*args)
+
+    robots.search = gated  # type: ignore[method-assign]
+    await h.service.play(place, player, "c3c4")
+    await h.service.end_turn(place, player)
+    await asyncio.wait_for(started.wait(), 5)  # the AI is thinking
+    await h.service.takeback(place, player)
+    gate.set()
+    await h.settle()
+    posted = "\n".join(h.delivery.texts(hosted.channel_id))
+    assert "(Opposition) accepted" not in posted, posted[-800:]
