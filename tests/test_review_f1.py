@@ -133,3 +133,24 @@ async def test_the_ai_takes_no_takeback_in_an_event_game(h: Harness) -> None:
     await h.settle()
     posted = "\n".join(h.delivery.texts(hosted.channel_id))
     assert "(Opposition) accepted" not in posted, posted[-800:]
+
+
+async def test_the_web_picture_of_an_aborted_match_says_it_ended(h: Harness) -> None:
+    """rM made an aborted match's board say it ended (``Table.status``: the headline "The
+    match ended without a result" in place of who is to act), but only for the channel's
+    pictures: the web board's picture (``Look.status``, ``looking._status``, drawn by
+    ``bot/app/boards``) of the same aborted match still has no headline, so it marks bob as
+    the side to act and names him to move. It should say the match ended, as the channel's
+    end picture does."""
+    await h.running.challenge(HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR, game="torishogi"))
+    await h.running.accept(HERE, BOB)
+    await h.settle()
+    await h.running.play(HERE, ANN, "c3c4")
+    await h.running.end_turn(HERE, ANN)
+    hosted = await hosted_now(h)
+    await h.running.abort(HERE, ANN)
+    await h.settle()
+    look = await h.running.look(hosted.id)
+    assert look.hosted.phase == "ended" and look.outcome is None
+    status = look.worded_status()
+    assert status.headline == "The match ended without a result", status
