@@ -154,3 +154,30 @@ async def test_the_web_picture_of_an_aborted_match_says_it_ended(h: Harness) -> 
     assert look.hosted.phase == "ended" and look.outcome is None
     status = look.worded_status()
     assert status.headline == "The match ended without a result", status
+
+
+async def test_a_look_before_an_automatic_away_day_does_not_silence_its_new_deadlines_reminder(
+    h: Harness,
+) -> None:
+    """rR: a look before a missed ToriShogi deadline no longer silences the reminder of the
+    deadline that follows on the same turn (``unlook`` in ``deadlines._missed_move``). Its
+    twin, the automatic away day (``absence.auto_away``: the same turn's deadline moved a
+    day on), keeps the look: ann looked at her board, missed her deadline, was given an
+    automatic day, and no reminder comes before the new deadline. It should come, as after
+    a missed ToriShogi turn."""
+    await save_guild(h.running._ctx.store, HERE.guild_id, GuildSettings(auto_away=True))
+    await h.running.challenge(HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR, game="torishogi"))
+    await h.running.accept(HERE, BOB)
+    await h.settle()
+    await h.running.board(HERE, ANN)  # she looked at her first turn
+    start = h.clock.now()
+    await h.advance(10 * HOUR)  # her deadline: an automatic day, her turn now ends at +34 h
+    assert "gave them one of their away days" in h.delivery.texts(HERE.channel_id)[-1]
+    await h.advance(23 * HOUR)  # past 80 % of the turn, before the new deadline
+    assert h.clock.now() < start + 34 * HOUR
+    reminders = [
+        d.message.text
+        for d in h.delivery.user(ANN.id)
+        if d.kind == PRIVATE and d.message.text.startswith("Reminder")
+    ]
+    assert reminders, "no reminder before the deadline the automatic day moved"
