@@ -402,3 +402,21 @@ async def test_a_players_settings_cut_off_by_a_failure_are_saved_whole_or_not_at
         await save_player(store, ANN.id, PlayerSettings(timezone="Asia/Tokyo", auto_away=False))
     monkeypatch.undo()
     assert await load_player(store, ANN.id) == before
+
+
+async def test_days_away_taken_during_a_setup_move_its_deadline(h: Harness) -> None:
+    """ann accepts bob's TORA challenge (setup due in 10 h), then takes 3 away days from
+    now: the setup's deadline moves past her return, as a setup begun during her days away
+    has it (``Context.setup_clock``), so it does not lapse while she is away; coming back
+    early moves it back."""
+    await h.running.challenge(HERE, BOB, ANN, Terms(turn_seconds=10 * HOUR, game="tora"))
+    await h.running.accept(HERE, ANN)
+    await h.settle()
+    before = await due(h)
+    reply = await h.running.away(HERE.guild_id, ANN, h.clock.now(), 3)
+    assert "Your clocks stand still then" in reply.text, reply.text
+    away_ends = h.clock.now() + 3 * DAY
+    assert await due(h) == pytest.approx(away_ends + 10 * HOUR, abs=2 * HOUR)
+    await h.advance(HOUR)
+    await h.running.back(HERE.guild_id, ANN)
+    assert await due(h) == pytest.approx(before + HOUR)
