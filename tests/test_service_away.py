@@ -335,6 +335,27 @@ async def test_a_reminder_in_a_match_without_away_days_offers_no_away_day(h: Har
     assert "away" not in str(reminder.buttons), reminder.buttons
 
 
+async def test_a_reminder_offers_no_away_day_where_the_server_gives_none(h: Harness) -> None:
+    """A server whose admins give no away days (``away_days`` 0): bob's reminder offers
+    none, neither the words nor the Away for a day button, whose press would be refused
+    (as in a tournament's game without away days)."""
+    await save_guild(h.running._ctx.store, HERE.guild_id, GuildSettings(away_days=0))
+    await h.running.challenge(
+        HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR, game="torishogi", roles="opposition")
+    )
+    await h.running.accept(HERE, BOB)
+    await h.settle()
+    await h.advance(8 * HOUR)  # 80 % of his turn
+    [reminder] = [
+        d.message
+        for u in (ANN, BOB)
+        for d in h.delivery.user(u.id)
+        if d.kind == PRIVATE and d.message.text.startswith("Reminder")
+    ]
+    assert "Away for a day" not in reminder.text, reminder.text
+    assert "away" not in str(reminder.buttons), reminder.buttons
+
+
 async def test_taking_away_days_says_which_clocks_run_on(h: Harness) -> None:
     """ann's only match here is a game without away days (a tournament's choice): the
     answer to her days away does not say her clocks stand still, but that this one runs on."""
