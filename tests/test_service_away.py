@@ -158,6 +158,22 @@ async def test_an_automatic_away_day_comes_before_a_missed_turn(h: Harness) -> N
     assert "forfeits" in last_post(h)
 
 
+async def test_a_look_before_an_automatic_away_day_does_not_silence_its_new_deadlines_reminder(
+    h: Harness,
+) -> None:
+    """ann looked at her board, missed her deadline and was given an automatic day: the
+    reminder of the deadline it moved still comes, as after a missed ToriShogi turn."""
+    await auto_away_here(h)
+    await started(h)
+    await h.running.board(HERE, ANN)  # she looked at her first turn
+    start = h.clock.now()
+    await h.advance(10 * HOUR)  # her deadline: an automatic day, her turn now ends at +34 h
+    assert "gave them one of their away days" in last_post(h)
+    await h.advance(23 * HOUR)  # past 80 % of the turn, before the new deadline
+    assert h.clock.now() < start + 34 * HOUR
+    assert any(text.startswith("Reminder") for text in dms(h, ANN)), dms(h, ANN)
+
+
 async def test_an_automatic_away_day_on_a_friday_evening_ends_the_turn_after_the_weekend(
     h: Harness,
 ) -> None:

@@ -84,7 +84,8 @@ async def auto_away(ctx: Context, table: Table) -> bool:
     """At a deadline with nothing played: give the player to act an away day if they may
     have one; whether one was given. Their clock stands still through the day, and with
     nothing left of the turn it ends when their clock next runs (a day later, or after
-    their weekend or time away that follows), with a reminder as any deadline has."""
+    their weekend or time away that follows), with a reminder as any deadline has (a look
+    at the board before the day does not silence it)."""
     hosted = table.hosted
     side = table.game.side
     user, due = hosted.player(side), hosted.due_at
@@ -137,7 +138,7 @@ async def auto_away(ctx: Context, table: Table) -> bool:
             command=ctx.cmd("settings", localized=True),
         )
         mail.private(user, said, language=language)
-    await ctx.update(table, moved, mail)
+    await ctx.update(table, moved, mail, unlook=side)  # a look before says nothing of it
     ctx.given.append((day, hosted.id))  # the player's other matches stand still too
     return True
 
