@@ -158,6 +158,22 @@ async def test_an_automatic_away_day_comes_before_a_missed_turn(h: Harness) -> N
     assert "forfeits" in last_post(h)
 
 
+async def test_a_look_before_an_automatic_away_day_does_not_silence_its_new_deadlines_reminder(
+    h: Harness,
+) -> None:
+    """ann looked at her board, missed her deadline and was given an automatic day: the
+    reminder of the deadline it moved still comes, as after a missed ToriShogi turn."""
+    await auto_away_here(h)
+    await started(h)
+    await h.running.board(HERE, ANN)  # she looked at her first turn
+    start = h.clock.now()
+    await h.advance(10 * HOUR)  # her deadline: an automatic day, her turn now ends at +34 h
+    assert "gave them one of their away days" in last_post(h)
+    await h.advance(23 * HOUR)  # past 80 % of the turn, before the new deadline
+    assert h.clock.now() < start + 34 * HOUR
+    assert any(text.startswith("Reminder") for text in dms(h, ANN)), dms(h, ANN)
+
+
 async def test_an_automatic_away_day_on_a_friday_evening_ends_the_turn_after_the_weekend(
     h: Harness,
 ) -> None:
@@ -335,6 +351,27 @@ async def test_a_reminder_in_a_match_without_away_days_offers_no_away_day(h: Har
     assert "away" not in str(reminder.buttons), reminder.buttons
 
 
+async def test_a_reminder_offers_no_away_day_where_the_server_gives_none(h: Harness) -> None:
+    """A server whose admins give no away days (``away_days`` 0): bob's reminder offers
+    none, neither the words nor the Away for a day button, whose press would be refused
+    (as in a tournament's game without away days)."""
+    await save_guild(h.running._ctx.store, HERE.guild_id, GuildSettings(away_days=0))
+    await h.running.challenge(
+        HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR, game="torishogi", roles="opposition")
+    )
+    await h.running.accept(HERE, BOB)
+    await h.settle()
+    await h.advance(8 * HOUR)  # 80 % of his turn
+    [reminder] = [
+        d.message
+        for u in (ANN, BOB)
+        for d in h.delivery.user(u.id)
+        if d.kind == PRIVATE and d.message.text.startswith("Reminder")
+    ]
+    assert "Away for a day" not in reminder.text, reminder.text
+    assert "away" not in str(reminder.buttons), reminder.buttons
+
+
 async def test_taking_away_days_says_which_clocks_run_on(h: Harness) -> None:
     """ann's only match here is a game without away days (a tournament's choice): the
     answer to her days away does not say her clocks stand still, but that this one runs on."""
@@ -447,3 +484,21 @@ async def test_a_players_settings_cut_off_by_a_failure_are_saved_whole_or_not_at
         await save_player(store, ANN.id, PlayerSettings(timezone="Asia/Tokyo", auto_away=False))
     monkeypatch.undo()
     assert await load_player(store, ANN.id) == before
+
+
+async def test_days_away_taken_during_a_setup_move_its_deadline(h: Harness) -> None:
+    """ann accepts bob's TORA challenge (setup due in 10 h), then takes 3 away days from
+    now: the setup's deadline moves past her return, as a setup begun during her days away
+    has it (``Context.setup_clock``), so it does not lapse while she is away; coming back
+    early moves it back."""
+    await h.running.challenge(HERE, BOB, ANN, Terms(turn_seconds=10 * HOUR, game="tora"))
+    await h.running.accept(HERE, ANN)
+    await h.settle()
+    before = await due(h)
+    reply = await h.running.away(HERE.guild_id, ANN, h.clock.now(), 3)
+    assert "Your clocks stand still then" in reply.text, reply.text
+    away_ends = h.clock.now() + 3 * DAY
+    assert await due(h) == pytest.approx(away_ends + 10 * HOUR, abs=2 * HOUR)
+    await h.advance(HOUR)
+    await h.running.back(HERE.guild_id, ANN)
+    assert await due(h) == pytest.approx(before + HOUR)

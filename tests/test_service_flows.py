@@ -598,6 +598,26 @@ async def test_an_aborted_matchs_final_board_does_not_read_as_a_running_turn(
         assert drawn.board(view, status) != drawn.board(view, beside)
 
 
+async def test_the_web_picture_of_an_aborted_match_says_it_ended(h: Harness) -> None:
+    """The web board's picture of an aborted match (``Look.worded_status``) says the match
+    ended without a result, as the channel's end picture does, where it marked bob as the
+    side to act."""
+    await h.running.challenge(HERE, ANN, BOB, Terms(turn_seconds=36000, game="torishogi"))
+    await h.running.accept(HERE, BOB)
+    await h.settle()
+    await h.running.play(HERE, ANN, "c3c4")
+    await h.running.end_turn(HERE, ANN)
+    hosted = await h.running.records.live_in_channel(HERE.channel_id)
+    assert hosted is not None
+    await h.running.abort(HERE, ANN)
+    await h.settle()
+    look = await h.running.look(hosted.id)
+    assert look.hosted.phase == "ended" and look.outcome is None
+    status = look.worded_status()
+    assert status.headline == "The match ended without a result", status
+    assert status.deadline == ""
+
+
 async def test_abort_during_setup_and_admin_cancellation(h: Harness) -> None:
     service = h.service
     await service.challenge(HERE, ANN, BOB)

@@ -69,11 +69,23 @@ async def days_left(ctx: Context, guild_id: int, user_id: int, when: float) -> t
     return max(0, allowed - sum(days_of(a, zone) for a in taken)), allowed
 
 
+async def offers_away(ctx: Context, table: Table, user_id: int) -> bool:
+    """Whether a reminder offers ``user_id`` away days (its sentence and its Away for a
+    day button alike): only where time away stops the match's clock and they have a day
+    left to take now (none where the server gives none), so that the offer is never one
+    whose press is refused."""
+    if not table.terms.away_days:
+        return False
+    left, _allowed = await days_left(ctx, table.hosted.guild_id, user_id, ctx.now())
+    return left > 0
+
+
 async def auto_away(ctx: Context, table: Table) -> bool:
     """At a deadline with nothing played: give the player to act an away day if they may
     have one; whether one was given. Their clock stands still through the day, and with
     nothing left of the turn it ends when their clock next runs (a day later, or after
-    their weekend or time away that follows), with a reminder as any deadline has."""
+    their weekend or time away that follows), with a reminder as any deadline has (a look
+    at the board before the day does not silence it)."""
     hosted = table.hosted
     side = table.game.side
     user, due = hosted.player(side), hosted.due_at
@@ -126,7 +138,7 @@ async def auto_away(ctx: Context, table: Table) -> bool:
             command=ctx.cmd("settings", localized=True),
         )
         mail.private(user, said, language=language)
-    await ctx.update(table, moved, mail)
+    await ctx.update(table, moved, mail, unlook=side)  # a look before says nothing of it
     ctx.given.append((day, hosted.id))  # the player's other matches stand still too
     return True
 

@@ -22,13 +22,14 @@ from .errors import Refused
 from .host import Host
 from .models import Reply, User, is_robot
 from .people import load_player
-from .phases import PLAYING
+from .phases import PLAYING, SETUP
 from .stops import run_until, running_between, stops_by_side
 from .table import Table
 from .texts import moment
 
 log = logging.getLogger(__name__)
 LONGEST_WAIT = 365 * absence.DAY  # an away may be planned up to a year ahead
+CLOCKED = (SETUP, PLAYING)  # the phases whose clocks a player's time away moves
 # What a match is told of a player's change of away days: the match, their side, the
 # match as it will be saved, the time now.
 Words: TypeAlias = Callable[[Table, Side, Hosted, float], str]
@@ -247,14 +248,15 @@ class Absences(Host):
     async def _held(
         self, guild_id: int, user_id: int, held: contextlib.AsyncExitStack
     ) -> list[Table]:
-        """``user_id``'s playing matches in the server, each under its channel's lock, kept
-        by ``held`` (taken in the channels' order: two such calls never wait on each other)."""
+        """``user_id``'s matches in setup or playing in the server, each under its channel's
+        lock, kept by ``held`` (taken in the channels' order: two such calls never wait on
+        each other)."""
         tables: list[Table] = []
         playing = sorted(await self._playing(guild_id, user_id), key=lambda h: h.channel_id)
         for hosted in playing:
             await held.enter_async_context(self._lock(hosted.channel_id))
             table = await self._table(hosted.channel_id)
-            if table is not None and table.hosted.phase == PLAYING:
+            if table is not None and table.hosted.phase in CLOCKED:
                 tables.append(table)
         return tables
 
@@ -263,8 +265,11 @@ class Absences(Host):
     ) -> Hosted:
         """The match with the running turn of ``user_id`` (if it is theirs) given its new
         deadline: what was left of it, run outside their stops with ``before``, their
-        times away before the change, now runs outside their stops with ``after``."""
+        times away before the change, now runs outside their stops with ``after``. A setup
+        is moved likewise (``_moved_setup``)."""
         hosted = table.hosted
+        if hosted.phase == SETUP:
+            return await self._moved_setup(table, user_id, before, after)
         if not _their_turn(table, user_id):
             return hosted
         ctx, side = self._ctx, table.game.side
@@ -276,12 +281,32 @@ class Absences(Host):
         remind = await ctx.next_reminder(table.terms, moved, side, now)
         return replace(moved, remind_at=remind)
 
+    async def _moved_setup(
+        self, table: Table, user_id: int, before: Sequence[Away], after: Sequence[Away]
+    ) -> Hosted:
+        """The setup's deadline and reminder anew, by the rule that set them
+        (``Context.setup_clock``: its time runs while neither player's clock stands still):
+        what was left of each, with ``user_id``'s times away ``before``, now runs with
+        ``after``; so a setup under way when they take days away agrees with one begun
+        during them."""
+        hosted, ctx = table.hosted, self._ctx
+        side, now = hosted.side_of(user_id), ctx.now()
+        if side is None or hosted.due_at is None:
+            return hosted
+        was = await ctx.setup_stops(table.terms, hosted, now, (side, before))
+        stops = await ctx.setup_stops(table.terms, hosted, now, (side, after))
+
+        def moved(at: float | None) -> float | None:
+            return None if at is None else run_until(now, running_between(now, at, was), stops)
+
+        return replace(hosted, due_at=moved(hosted.due_at), remind_at=moved(hosted.remind_at))
+
     async def _playing(self, guild_id: int, user_id: int) -> list[Hosted]:
         return [
             hosted
             for hosted in await self._ctx.store.hosting.live()
             if hosted.guild_id == guild_id
-            and hosted.phase == PLAYING
+            and hosted.phase in CLOCKED
             and user_id in (hosted.challenger_id, hosted.opposition_id)
         ]
 

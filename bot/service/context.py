@@ -264,14 +264,29 @@ class Context:
         days apply, their weekends off), so that a player away is not called off (in a
         tournament: scored a forfeit) before they are back."""
         now, seconds = self.now(), terms.turn_seconds
-        found = await stops_by_side(self.store, terms, hosted, tuple(Side), now)
-        stops = merged([*found[Side.CHALLENGER], *found[Side.OPPOSITION]])
+        stops = await self.setup_stops(terms, hosted, now)
         return replace(
             hosted,
             due_at=run_until(now, seconds, stops),
             remind_at=run_until(now, self.settings.remind_at * seconds, stops),
             paused_left=None,
         )
+
+    async def setup_stops(
+        self,
+        terms: Terms,
+        hosted: Hosted,
+        since: float,
+        given: tuple[Side, Sequence[Away]] | None = None,
+    ) -> list[Interval]:
+        """When a setup's time stands still from ``since`` on: whenever either player's
+        clock does (``setup_clock``). ``given``: one side's times away as they were before,
+        or are after, a change of them (``stops_by_side``'s ``aways``), the other's read."""
+        found = await stops_by_side(self.store, terms, hosted, tuple(Side), since)
+        if given is not None:
+            side, aways = given
+            found |= await stops_by_side(self.store, terms, hosted, (side,), since, aways)
+        return merged([*found[Side.CHALLENGER], *found[Side.OPPOSITION]])
 
     # ---- commits: state and posts in one transaction ---------------------------------------
     async def update(

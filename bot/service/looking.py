@@ -27,7 +27,7 @@ from .models import User
 from .phases import ENDED, PLAYING, SETUP
 from .ports import Stamp, Status
 from .questions import SetupForm
-from .table import Table
+from .table import CALLED_OFF, Table
 from .terms import BANK_CLOCK, INCREMENT_CLOCK, Terms
 from .texts import duration
 
@@ -85,12 +85,16 @@ class Look:
 
     def worded_status(self) -> Status:
         """``status``, its time left (English there) worded in the current language: a
-        picture's, which words are all in its reader's language."""
-        if not self.status.deadline:
-            return self.status
+        picture's, which words are all in its reader's language; so is its headline (a
+        called-off match's, ``_status``)."""
+        status = self.status
+        if status.headline:
+            status = replace(status, headline=_(status.headline))
+        if not status.deadline:
+            return status
         waiting = None if self.view is None else self.view.side.other
         standing = standing_time(self.hosted, self.terms, waiting, self.names)
-        return replace(self.status, deadline=standing)
+        return replace(status, deadline=standing)
 
 
 class Recent(Generic[V]):
@@ -307,11 +311,15 @@ def _status(table: Table) -> Status:
     so a text that moved with the clock ("due in 5 h 10 min") would move every state's
     version with it, and the first change after a minute, hidden ones too (the opponent's
     staged action), would send every audience a new state at that moment. The page counts
-    the running deadline down itself, from the state's ``deadline``."""
+    the running deadline down itself, from the state's ``deadline``. A match called off
+    says so in place of who is to act, as the channel's pictures do (``Table.status``): its
+    headline in English, worded by ``Look.worded_status``."""
     over = table.match is not None and table.game.is_over()
     waiting = None if table.match is None else table.game.side.other
     with speaking(SOURCE):
         standing = standing_time(table.hosted, table.terms, waiting, _names(table))
+    if table.called_off:
+        return Status(*_names(table), "", CALLED_OFF)
     return Status(*_names(table), "" if over else standing)
 
 

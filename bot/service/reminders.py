@@ -9,6 +9,7 @@ from dataclasses import replace
 from bot.i18n import _, speaking, word
 from rules import Side
 
+from . import absence
 from .context import Context, Mail
 from .notify import REMINDER
 from .table import Table
@@ -46,12 +47,13 @@ async def reminder(ctx: Context, table: Table) -> None:
         return
     user = hosted.player(side)
     mail = Mail(table.channel_id)
+    away = await absence.offers_away(ctx, table, user)
     with speaking(await ctx.player_language(user)) as language:
-        said = _reminder_text(ctx, table, side)
+        said = _reminder_text(ctx, table, side, away)
         mail.private(
             user,
             said,
-            buttons=("away",) if table.terms.away_days else (),
+            buttons=("away",) if away else (),
             turn=table.turn,
             back=table.rewinds,
             notice=REMINDER,
@@ -60,8 +62,9 @@ async def reminder(ctx: Context, table: Table) -> None:
     await ctx.update(table, replace(hosted, remind_at=nxt), mail)
 
 
-def _reminder_text(ctx: Context, table: Table, side: Side) -> str:
-    """The reminder of ``side``'s running turn, in the current language."""
+def _reminder_text(ctx: Context, table: Table, side: Side, away: bool) -> str:
+    """The reminder of ``side``'s running turn, in the current language; ``away``: it
+    offers away days (``absence.offers_away``)."""
     hosted, now = table.hosted, ctx.now()
     due = hosted.due_at or now
     view = table.game.view_for(side)
@@ -91,7 +94,7 @@ def _reminder_text(ctx: Context, table: Table, side: Side) -> str:
                 limit=limit,
             )
         )
-    if table.terms.away_days:  # (else time away does not stop this match's clock)
+    if away:
         lines.append(
             _(
                 "Away from your games? Press Away for a day, or take away days with {command}.",

@@ -33,6 +33,8 @@ OFFERS = {  # each standing proposal, as the answers name it ("That {offer} is y
 # turn and takebacks it was at, and each kind's proposers' letters): none is made again in
 # that turn, since each would ping the opponent again.
 SPENT = "spent"
+# the headline of a called-off match's pictures (``Table.called_off``), in place of who acts
+CALLED_OFF = N_("The match ended without a result")
 
 
 @dataclass
@@ -185,15 +187,21 @@ class Table:
         name = self.raw_name(hosted.player(waiting))
         return f"{text} \u00b7 {name} {duration(time, True)}"
 
+    @property
+    def called_off(self) -> bool:
+        """Whether the match ended with its game unfinished (aborted, cancelled), so with no
+        outcome: its pictures, the channel's and the web board's, say so (``CALLED_OFF``)."""
+        return self.hosted.phase == ENDED and self.match is not None and not self.game.is_over()
+
     def status(self, now: float, localized: bool = False) -> Status:
         """What an image shows beside the view (the deadline and the headline in the current
-        language if ``localized``, as ``deadline_text``): a match called off (aborted,
-        cancelled) says so in place of who is to act, its game having no outcome."""
+        language if ``localized``, as ``deadline_text``): a match called off says so in
+        place of who is to act."""
         hosted = self.hosted
         over = self.match is not None and self.game.is_over()
-        called_off = hosted.phase == ENDED and self.match is not None and not over
+        called_off = self.called_off
         with speaking(current() if localized else SOURCE):
-            headline = _("The match ended without a result") if called_off else ""
+            headline = _(CALLED_OFF) if called_off else ""
         return Status(
             self.raw_name(hosted.player(Side.CHALLENGER)),
             self.raw_name(hosted.player(Side.OPPOSITION)),
