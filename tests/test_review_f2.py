@@ -1,0 +1,97 @@
+"""Review f2: regressions and half-fixes in today's merges (app, web, render, docs)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from test_frontend_actions import GUILD, Threads, here
+from tournament_helpers import ADMIN, HERE, desk_for
+from web_world import ANN as WEB_ANN
+from web_world import BOB as WEB_BOB
+from web_world import HERE as WEB_HERE
+from web_world import World
+
+from bot.app.actions import Actions, ClockOptions
+from bot.app.boards import Boards
+from bot.app.listing import Listing
+from bot.app.lookups import Lookups
+from bot.ladder.desk import LadderDesk
+from bot.service import Place, Terms, User
+from bot.service.guild import load_guild
+from bot.service.testing import Harness, RecordingThreads
+
+ANN, BOB = User(1, "ann"), User(2, "bob")
+
+
+@pytest.fixture
+async def w(tmp_path: Path):
+    async with World(tmp_path / "web.sqlite3") as world:
+        yield world
+
+
+async def _cup(h: Harness) -> Place:
+    desk = await desk_for(h)
+    await desk.create(HERE, ADMIN, "Cup", "short", 49, admin=True)
+    for player in (ANN, BOB):
+        await desk.register(HERE, player, "cup")
+    await desk.begin(HERE, ADMIN, "Cup", admin=True)
+    await h.settle()
+    for thread, (_parent, name) in h.threads.opened.items():
+        if "ann v bob" in name:
+            return Place(HERE.guild_id, thread)
+    raise AssertionError(h.threads.opened)
+
+
+async def test_t17_a_setup_lapsed_by_both_is_listed_as_the_tie_it_scored(h: Harness) -> None:
+    """Neither ann nor bob finished the setup of their tournament game: T17 scores it a tie,
+    nothing captured (bot/tournament/flow.py ``lapsed``), and the match goes on to game 2.
+    What they see in /tora games (and on the match page): "the setup lapsed, without a
+    result". What they should see: the tie it was scored as, as the one-ready lapse now
+    reads as the forfeit it scored (f1e210a1's ``closing_words`` covers that case alone)."""
+    await _cup(h)
+    await h.advance(2 * 86400)
+    await h.settle()
+    said = await Listing(h.service).games(ANN.id)
+    assert "the setup lapsed" in said, said
+    assert "without a result" not in said, said
+
+
+async def test_a_match_called_off_in_its_setup_is_not_drawn_as_before_the_game(w: World) -> None:
+    """ann and bob's TORA match is aborted during the setup: its page says "aborted, without
+    a result", but the board picture beside it is headed "Before the game" (boards.py
+    ``_drawn``: any look without a view gets that headline, an ended one too), as if the
+    game were still to come. It should say the match ended (as a match called off in its
+    game says "The match ended without a result"), not that the game is ahead."""
+    reply = await w.service.challenge(WEB_HERE, WEB_ANN, WEB_BOB, Terms())
+    assert reply.stamp is not None
+    match = reply.stamp.match
+    await w.service.accept(WEB_HERE, WEB_BOB)
+    await w.service.abort(WEB_HERE, WEB_ANN)
+    state = (await w.get(f"/api/m/{match}"))[1]
+    assert state["phase"] == "ended" and state["result"] == "aborted, without a result"
+    look = await w.service.look(match)
+    info = Boards._drawn(look, None, False, "en").key[3]
+    assert info.headline != "Before the game", info
+
+
+async def test_two_admins_changing_different_clock_times_at_once_both_keep_theirs(
+    h: Harness,
+) -> None:
+    """rP made a server's increment or cap alone change its clock, and two admins' settings
+    saved at once both kept; where they meet, they do not: ann sets increment:2h while bob
+    sets cap:5d. Both are told "Saved." with their change, but the clock is one row
+    (``guild._rows`` CLOCK), each save writes the whole clock made over what it read, and
+    ann's 2 h is lost (1 h is stored). Both changes should be kept."""
+    lookups = Lookups(Actions(h.service, Threads()), LadderDesk(h.service, h.store, RecordingThreads()))
+    first = ClockOptions("increment", None, "1h", "3d")
+    await lookups.settings(here(ANN, admin=True), None, None, None, clock=first)
+    increment, cap = ClockOptions(increment="2h"), ClockOptions(cap="5d")
+    said = await asyncio.gather(
+        lookups.settings(here(ANN, admin=True), None, None, None, clock=increment),
+        lookups.settings(here(BOB, admin=True), None, None, None, clock=cap),
+    )
+    assert "2 h more per turn" in said[0].text and "at most 5 days" in said[1].text
+    kept = (await load_guild(h.store, GUILD)).clock
+    assert (kept.increment_seconds, kept.cap_seconds) == (2 * 3600, 5 * 86400), kept
