@@ -434,3 +434,73 @@ async def test_the_setup_reminder_is_not_sent_to_a_player_who_wants_no_reminders
     await h.advance(8 * HOUR)  # 80 % of the setup's time, neither has chosen
     assert not any("choose your setup" in text for text in dms(h, ANN))
     assert any(text.startswith("Reminder: choose your setup") for text in dms(h, BOB))
+
+
+async def test_a_missed_torishogi_turn_whose_clock_starts_again_sends_its_player_a_your_turn_dm(
+    h: Harness,
+) -> None:
+    """Regression: ToriShogi cannot pass, so at a deadline with no move ann's clock starts
+    again on the same turn. Its post is a turn's (its mention of ann dropped by default), yet
+    no "your turn" DM went beside it: with the default notifications ann was told nothing of
+    her new deadline. She gets the DM, saying why, with her board and the turn's buttons."""
+    await started(h)
+    await h.advance(10 * HOUR)  # ann plays nothing: her turn is missed, her clock restarts
+    post = h.delivery.channel(HERE.channel_id)[-1]
+    assert "Their clock starts again" in post.text and ANN.id not in post.mentions
+    told = [d.message for d in h.delivery.user(ANN.id) if d.kind == PRIVATE][-1]
+    assert told.text.startswith("ann's turn passed its deadline"), told.text
+    assert "Your turn against bob (Opposition): a move, by" in told.text
+    assert told.buttons is not None and "play" in told.buttons.verbs and told.files
+
+
+async def test_the_opponent_resuming_a_paused_match_sends_the_player_to_act_a_your_turn_dm(
+    h: Harness,
+) -> None:
+    """Regression: a pause was agreed in ann's turn and bob resumed the match. Its post is a
+    turn's (its mention of ann dropped by default), yet no DM went beside it: with the
+    default notifications ann never heard that her clock ran again. She gets the "your turn"
+    DM with her new deadline; resuming it herself, she is told nothing more."""
+    await started(h)
+    for user in (ANN, BOB):
+        await h.running.pause(HERE, user)  # agreed: the clock stops
+    await h.settle()
+    before = len(dms(h, ANN))
+    await h.running.resume(HERE, BOB)
+    await h.settle()
+    assert "resumed the match" in h.delivery.texts(HERE.channel_id)[-1]
+    [told] = dms(h, ANN)[before:]
+    assert told.startswith("bob (Opposition) resumed the match: ann's turn goes on"), told
+    assert "Your turn against bob (Opposition): a move, by" in told
+    for user in (ANN, BOB):
+        await h.running.pause(HERE, user)
+    await h.settle()
+    before = len(dms(h, ANN))
+    await h.running.resume(HERE, ANN)
+    await h.settle()
+    assert dms(h, ANN)[before:] == []
+
+
+async def test_a_player_whose_dms_are_closed_is_pinged_by_the_turn_posts_mention(
+    h: Harness,
+) -> None:
+    """Regression: bob's DMs are closed to the bot. By default a turn pings by its DM, not
+    by the post's mention, so bob was never pinged: the post's mention of him was dropped,
+    and the DM's fallback (a message in the channel to him alone) pings nobody. Once a DM
+    was refused, the turn posts mention him in its place; once one reaches him again, they
+    no longer do."""
+    h.delivery.closed_dms.add(BOB.id)
+    await started(h)
+    moves = ((ANN, "c3c4"), (BOB, "c5c4"), (ANN, "a3a4"), (BOB, "a5a4"))
+    moves += ((ANN, "g3g4"), (BOB, "g5g4"), (ANN, "c1c2"))
+    for number, (user, move) in enumerate(moves, 1):
+        if number == 4:
+            h.delivery.closed_dms.clear()  # bob opens his DMs: the next one reaches him
+        await h.running.play(HERE, user, move)
+        await h.running.end_turn(HERE, user)
+        await h.settle()
+        if number == 3:
+            assert not [d for d in h.delivery.user(BOB.id) if d.kind == PRIVATE]
+            post = h.delivery.channel(HERE.channel_id)[-1]
+            assert "bob (Opposition) to act" in post.text and BOB.id in post.mentions
+    post = h.delivery.channel(HERE.channel_id)[-1]
+    assert "bob (Opposition) to act" in post.text and post.mentions == (), post.text

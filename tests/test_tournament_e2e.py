@@ -138,7 +138,9 @@ async def shrine_started(stage: Stage) -> Interaction:
         "admin", "tournament create", name="Shrine", format="round-robin", game="torii",
         deadline="1d",
     )  # fmt: skip
-    assert "(Torii round robin) is open for entries" in created.text, created.text
+    assert "(Torii round robin, with the Spirits' powers) is open for entries" in created.text, (
+        created.text
+    )
     for name in ("p1", "p2", "p3", "p4"):
         await stage.click(name, "Join")
     return await stage.slash("admin", "tournament start", name="Shrine")

@@ -24,9 +24,11 @@ from event_helpers import (
     user,
 )
 
-from bot.service import Place, Refused, Settings, User
+from bot.ladder.results import Results
+from bot.service import GuildSettings, Place, Refused, Settings, Terms, User, save_guild
 from bot.service.errors import NotAllowed
 from bot.service.models import AI_IDS
+from bot.service.ports import Stamp
 from bot.service.testing import Harness
 from bot.tournament import event_flow
 from bot.tournament.event_desk import EventDesk
@@ -84,6 +86,33 @@ async def test_a_swiss_pairs_each_round_once_the_last_is_decided_with_a_bye(h: H
     assert any("is over: p1 won it" in t for t in h.delivery.texts(HERE.channel_id))
 
 
+async def test_an_events_announcement_names_the_register_command(h: Harness) -> None:
+    """It told players to join with `/tora-tournament join`, a command that does not exist."""
+    desk = await desk_of(h)
+    reply = await desk.create(
+        HERE, ADMIN, EventSpec("Club", "torishogi", "round-robin", {}), admin=True
+    )
+    assert "Join with `/tora-tournament register`;" in reply.text, reply.text
+
+
+async def test_an_events_announcement_and_list_line_name_its_games_options(h: Harness) -> None:
+    """A Torii Swiss without powers was announced and listed as "**Cup** (Torii Swiss)":
+    nothing said its games are played without the Spirits' powers (nor, for TORA, the
+    board or Assassins), though a player decides on that whether to enter."""
+    desk = await desk_of(h)
+    reply = await desk.create(
+        HERE, ADMIN, EventSpec("Cup", "torii", "swiss", {"powers": False}), admin=True
+    )
+    assert reply.text.startswith("**Cup** (Torii Swiss, without powers) is open"), reply.text
+    listed = await desk.described((await snapshot(h, "Cup")).event)
+    assert listed.startswith("**Cup** (Torii Swiss, without powers): 0 players"), listed
+    spec = EventSpec("Long", "tora", "round-robin", {"board": "long", "assassins": True})
+    reply = await desk.create(HERE, ADMIN, spec, admin=True)
+    assert "**Long** (TORA round robin, long board, with Assassins) is open" in reply.text
+    reply = await desk.create(HERE, ADMIN, EventSpec("Birds", "torishogi", "swiss", {}), admin=True)
+    assert reply.text.startswith("**Birds** (ToriShogi Swiss) is open"), reply.text  # no options
+
+
 async def test_a_swiss_seeds_equal_ratings_by_entry_order(h: Harness) -> None:
     """E9: seeds are the ladder rating, ties by entry order. Six unrated players (1500 each)
     enter in the order 30, 10, 20, 40, 60, 50: seeds 1-6 in that order, so round 1 pairs 1-4
@@ -99,6 +128,30 @@ async def test_a_swiss_seeds_equal_ratings_by_entry_order(h: Harness) -> None:
     snap = await snapshot(h, "Open")
     pairs = {frozenset((p.first_id, p.second_id)) for p in snap.pairings if p.round == 1}
     assert pairs == {frozenset((30, 40)), frozenset((10, 60)), frozenset((20, 50))}
+
+
+async def test_e9_a_seed_after_the_ladders_season_closed_is_its_final_rating(
+    h: Harness,
+) -> None:
+    """E9: p1 won three rated ToriShogi matches, then an admin closed the ladder's season.
+    p1's seed was 1500, read from the new season alone (empty); it is the closed season's
+    final rating, until p1 plays in the open one."""
+    for n in (1, 2, 3):
+        here = Place(GUILD, 500 + n)
+        await h.service.challenge(here, user(1), user(2), Terms(game="torishogi", rated=True))
+        await h.service.accept(here, user(2))
+        await h.service.resign(here, user(2))
+        await h.settle()
+    [season] = await h.store.ladders.seasons(GUILD, "torishogi")
+    [top] = [s for s in await h.store.ladders.standings(season.key) if s.player_id == 1]
+    assert top.rating > 1600
+    await Results(h.store, h.clock.now).close_season(GUILD, "torishogi", ADMIN.id)
+    desk = await desk_of(h)
+    await create(desk, "Open", "torishogi", "swiss", rounds=3)
+    await desk.join(HERE, user(1), "Open")
+    await desk.join(HERE, user(3), "Open")  # never rated: 1500
+    seeds = {e.player_id: e.rating for e in (await snapshot(h, "Open")).entries}
+    assert seeds == {1: round(top.rating), 3: 1500}
 
 
 async def test_late_entry_and_withdrawal_take_effect_between_rounds(h: Harness) -> None:
@@ -446,6 +499,77 @@ async def test_the_ai_plays_whoever_an_odd_round_leaves_over_where_allowed(h: Ha
     assert {s.player_id for s in standings_of(snap)} == {1, 2, 3}  # the AI is not ranked
 
 
+async def test_e11_an_ai_fill_is_refused_where_the_servers_admins_turned_the_ai_off(
+    h: Harness,
+) -> None:
+    """E11: with ``ai_matches:0`` (matches against the AI off here) a Swiss with
+    ``ai_fill:easy`` was accepted, and its odd player played the AI. It is refused, naming
+    the setting."""
+    await save_guild(h.store, GUILD, GuildSettings(ai_matches=0))
+    desk = await desk_of(h)
+    with pytest.raises(Refused, match=r"turned matches against the AI off .*ai_matches:0"):
+        await create(desk, "Odd", "torishogi", "swiss", rounds=2, ai_fill="easy")
+    assert await h.store.events.named(GUILD, "Odd") is None
+
+
+async def test_e11_the_odd_player_has_the_bye_once_the_ai_is_turned_off_here(h: Harness) -> None:
+    """E11: the admins turned matches against the AI off after the event was created: its
+    odd player gets the round's bye, not a match against the AI."""
+    desk = await desk_of(h)
+    await create(desk, "Odd", "torishogi", "swiss", rounds=2, ai_fill="easy")
+    for n in (1, 2, 3):
+        await desk.join(HERE, user(n), "Odd")
+    await save_guild(h.store, GUILD, GuildSettings(ai_matches=0))
+    await desk.begin(HERE, ADMIN, "Odd", admin=True)
+    await h.settle()
+    [bye] = [p for p in (await snapshot(h, "Odd")).pairings if p.second_id is None]
+    assert bye.first_id == 3 and bye.outcome == "bye"
+    assert await h.store.live_ai_matches(GUILD) == 0
+    assert any("bye: p3" in t for t in h.delivery.texts(HERE.channel_id))
+
+
+async def test_the_ai_in_a_double_round_robin_moves_first_in_one_of_each_players_games(
+    h: Harness,
+) -> None:
+    """E11: the AI takes the Berger table's ghost's seat, so each player meets it once with
+    each colour (it used to be seated second on every board, both cycles alike)."""
+    desk = await desk_of(h)
+    await create(desk, "Club", "torii", "double-round-robin", ai_fill="easy")
+    for n in (1, 2, 3):
+        await desk.join(HERE, user(n), "Club")
+    await desk.begin(HERE, ADMIN, "Club", admin=True)
+    await h.settle()
+    ai = AI_IDS["easy"]
+    pairings = (await snapshot(h, "Club")).pairings
+    against_ai = [p for p in pairings if ai in (p.first_id, p.second_id)]
+    for n in (1, 2, 3):
+        mine = [p for p in against_ai if n in (p.first_id, p.second_id)]
+        assert sorted(p.first_id == n for p in mine) == [False, True], mine
+    assert all(p.hosted_id is not None for p in against_ai)  # opened with the AI first too
+    assert any("the AI (easy) v p" in t for t in h.delivery.texts(HERE.channel_id))
+
+
+async def test_an_event_games_end_post_offers_no_rematch(h: Harness) -> None:
+    """A rated Swiss game's end post offered a Rematch: accepted, a rated match of the same
+    terms outside the event (its next round is the event's to pair). It offers none, and a
+    rematch of it (an old button, a forged press) is refused."""
+    desk = await desk_of(h)
+    await create(desk, "Open", "torishogi", "swiss", rounds=2, rated=True)
+    for n in (1, 2, 3, 4):
+        await desk.join(HERE, user(n), "Open")
+    await desk.begin(HERE, ADMIN, "Open", admin=True)
+    await h.settle()
+    row = (await snapshot(h, "Open")).pairings[0]
+    hosted = await h.store.hosting.get(row.hosted_id)
+    place = Place(GUILD, hosted.channel_id)
+    await h.service.resign(place, user(row.second_id))
+    await h.settle()
+    [end] = [m for m in h.delivery.channel(hosted.channel_id) if "The full record" in m.text]
+    assert "rematch" not in end.text and (end.buttons is None or not end.buttons.verbs)
+    with pytest.raises(Refused, match="a tournament's game: the tournament pairs the next"):
+        await h.service.rematch(place, user(row.first_id), Stamp(hosted.id, hosted.turn))
+
+
 async def test_an_event_starts_at_its_set_time_and_entries_close_on_theirs(h: Harness) -> None:
     desk = await desk_of(h)
     hour = 3600.0
@@ -634,6 +758,29 @@ async def test_a_round_robin_reads_as_the_round_being_played_not_its_last(h: Har
     snap = await snapshot(h, "Club")
     names = await h.store.events.names(e.player_id for e in snap.entries)
     assert "round 2 of 3" in standings_table(snap, names).title
+
+
+async def test_an_event_not_started_reads_as_before_its_first_round_not_round_0(
+    h: Harness,
+) -> None:
+    """E1: before its start a round robin of three has no current round. /pairings said
+    "has no round 0 paired" and the standings picture "round 0 of 1" (its three rounds are
+    counted at the start); they say it has not started."""
+    from bot.tournament.event_tables import standings_table
+
+    desk = await desk_of(h)
+    await create(desk, "Club", "torishogi", "round-robin")
+    for n in (1, 2, 3):
+        await desk.join(HERE, user(n), "Club")
+    text = (await desk.pairings(HERE, "Club")).text
+    assert "has not started yet: its first round is paired when it starts" in text, text
+    assert "round 0" not in (await desk.pairings(HERE, "Club", 2)).text
+    snap = await snapshot(h, "Club")
+    title = standings_table(snap, await h.store.events.names([1, 2, 3])).title
+    assert title == "Club - ToriShogi round robin, before its first round", title
+    await desk.cancel(HERE, ADMIN, "Club", admin=True)
+    text = (await desk.pairings(HERE, "Club")).text
+    assert "is over, and no round of it was ever paired" in text, text
 
 
 @pytest.mark.parametrize("paired", ["the first round", "the second round"])
@@ -1007,7 +1154,8 @@ async def test_a_round_too_long_for_one_post_says_how_many_boards_are_left_out(
         PairingRow(b, 1, b, 2 * b - 1, 2 * b, 1000 + b, None, None, None, None)
         for b in range(1, count + 1)
     )
-    listed = pairings_text(replace(snap, pairings=rows), names, 1)
+    running = replace(snap.event, status="running", round=1)
+    listed = pairings_text(replace(snap, event=running, pairings=rows), names, 1)
     boards = tuple(Board(2 * b - 1, 2 * b) for b in range(1, count + 1))
     posted = round_opened(snap.event, 0, (PairedRound(boards, None),), None, 0.0, names)
     for text in (listed, posted):

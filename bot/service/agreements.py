@@ -384,18 +384,7 @@ async def _rewind(ctx: Context, table: Table, side: Side) -> Reply:
         notice=TURN,
         language=language,
     )
-    with speaking(await ctx.player_language(hosted.player(asker))) as language:
-        yours = announce.your_turn_text(ctx, staged, match.game.view_for(asker), localized=True)
-    mail.private(
-        hosted.player(asker),
-        yours,
-        await ctx.private_file(match.game.view_for(asker), staged, reader=hosted.player(asker)),
-        buttons=announce.turn_buttons(table),
-        turn=table.turn,
-        back=table.rewinds,
-        notice=TURN,
-        language=language,
-    )
+    await announce.your_turn(ctx, staged, asker, mail)
     # the plans, drafts and looks were of turns of the game as it was: they go with it
     await ctx.save(table, hosted, mail, plans=plans.emptied(), forget=True)
     return Reply(
@@ -425,15 +414,20 @@ async def resume(ctx: Context, table: Table, user: User) -> Reply:
     resumed = replace(resumed, remind_at=remind)
     mail = Mail(table.channel_id)
     to_act = table.game.side
-    with speaking(await ctx.server_language(hosted.guild_id)) as language:
-        said = _(
+
+    def said() -> str:
+        return _(
             "{player} resumed the match: {mover}'s turn goes on, with {left} left ({due}).",
             player=table.who(side),
             mover=table.side_name(to_act),
             left=duration(left, localized=True),
             due=moment(due, now, localized=True),
         )
-    mail.public(said, mentions=(hosted.player(to_act),), notice=TURN, language=language)
+
+    with speaking(await ctx.server_language(hosted.guild_id)) as language:
+        mail.public(said(), mentions=(hosted.player(to_act),), notice=TURN, language=language)
+    if side != to_act:  # the player whose clock runs again learns it as of any turn of theirs
+        await announce.your_turn(ctx, replace(table, hosted=resumed), to_act, mail, said)
     await ctx.save(table, resumed, mail)
     return Reply(_("The clock is running again."), private=False, stamp=table.stamp)
 

@@ -5,7 +5,7 @@ the "your turn" notice and the end. Public texts and images are built only from
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from bot.i18n import SOURCE, _, current, ngettext, speaking, word
 from rules import GameState, GameView, Side, game_type
@@ -118,18 +118,30 @@ def _begins(table: Table, game: GameState) -> str:
     return _("The game begins: {first} against {second}.", first=players[0], second=players[1])
 
 
-def your_turn_text(
-    ctx: Context,
-    table: Table,
-    view: GameView,
-    recap: Sequence[str] = (),
-    localized: bool = False,
-) -> str:
-    """The "your turn" notice: what the opponent's turn did (``recap``, as the channel was
-    told), then what is to do and by when, so that a player who follows by DM needs not
-    open the channel. In English unless ``localized`` (as ``texts.duration``)."""
-    with speaking(current() if localized else SOURCE):
-        return _your_turn_text(ctx, table, view, recap)
+async def your_turn(
+    ctx: Context, table: Table, side: Side, mail: Mail, say: Callable[[], str] = lambda: ""
+) -> None:
+    """The "your turn" notice with their own board for ``side``'s player, in their language,
+    for a turn that runs again without a turn post of its own (resumed, restarted, taken
+    back): ``say`` words why, in the current language, before what is to do. The post
+    beside it pings them only if they want mentions: by default this DM is their ping, as
+    for any turn (``notify``)."""
+    user = table.hosted.player(side)
+    view = table.game.view_for(side)
+    reader = await ctx.player_language(user)
+    board = await ctx.private_file(view, table, language=reader)
+    with speaking(reader) as language:
+        said = say()
+        mail.private(
+            user,
+            _your_turn_text(ctx, table, view, [said] if said else []),
+            board,
+            buttons=turn_buttons(table),
+            turn=table.turn,
+            back=table.rewinds,
+            notice=TURN,
+            language=language,
+        )
 
 
 def _your_turn_text(ctx: Context, table: Table, view: GameView, recap: Sequence[str]) -> str:
@@ -303,7 +315,7 @@ async def match_end(
     end came with a turn: ``turn`` (its headline and the series number before it, as
     ``turn_end`` takes them) opens the post with what that turn did, as a turn post would."""
     view = table.game.view_for(None)
-    again = counted and between_people(table)
+    again = counted and between_people(table) and not table.terms.competition
     guild = table.hosted.guild_id
     server = await ctx.server_language(guild)
     board = await ctx.board_file(view, table, guild=guild, language=server)

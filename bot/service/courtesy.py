@@ -113,8 +113,9 @@ async def rematch(ctx: Context, place: Place, user: User, made: Stamp) -> tuple[
     """Where a rematch of the ended match ``made`` is challenged, against whom, on which
     terms: its own, the colours swapped (whoever played the Challenger plays the
     Opposition). Refused unless ``user`` played in it, it ended with a result (its end post
-    offers a rematch of no other: one aborted or cancelled has none) and it is still the
-    channel's latest match (nothing was started there since)."""
+    offers a rematch of no other: one aborted or cancelled has none), it was no
+    competition's game and it is still the channel's latest match (nothing was started
+    there since)."""
     old = await ctx.store.hosting.latest_in_channel(place.channel_id)
     if old is None or old.id != made.match or old.phase != ENDED:
         raise Refused(
@@ -137,6 +138,14 @@ async def rematch(ctx: Context, place: Place, user: User, made: Stamp) -> tuple[
                 command=ctx.cmd("challenge", localized=True),
             )
         )
+    terms = Terms.from_json(old.terms)
+    if terms.competition:
+        raise Refused(
+            _(
+                "That match was a tournament's game: the tournament pairs the next one, so it "
+                "has no rematch."
+            )
+        )
     other = old.player(side.other)
     if is_robot(other):
         raise Refused(
@@ -148,5 +157,4 @@ async def rematch(ctx: Context, place: Place, user: User, made: Stamp) -> tuple[
     found = await ctx.store.player(other)
     opponent = User(other, found.name if found else f"player {other}")
     roles = "challenger" if side == Side.OPPOSITION else "opposition"
-    terms = replace(Terms.from_json(old.terms), roles=roles)
-    return Place(old.guild_id, old.channel_id), opponent, terms
+    return Place(old.guild_id, old.channel_id), opponent, replace(terms, roles=roles)

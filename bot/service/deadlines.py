@@ -99,34 +99,44 @@ def _deadline_headline(player: str, count: int, limit: int) -> Text:
 
 async def _missed_move(ctx: Context, table: Table, hosted: Hosted) -> None:
     """The deadline came with no move in a game that cannot pass a turn: the turn is missed
-    (public: no move was played) and the same player's clock starts again."""
+    (public: no move was played) and the same player's clock starts again, as they are
+    told by DM with their new deadline."""
     side = table.game.side
     count, limit = hosted.missed[side], table.terms.forfeit_after
     hosted = await ctx.turn_passes(table.terms, hosted, side, side)
     mail = Mail(table.channel_id)
-    player = table.side_name(side)
+    restarted = replace(table, hosted=hosted)
+
+    def said() -> str:
+        return _missed_move_text(table.side_name(side), count, limit)
+
     with speaking(await ctx.server_language(hosted.guild_id)) as language:
-        if limit:
-            said = _(
-                "{player}'s turn passed its deadline with no move played (missed turns in a "
-                "row: {count} of {limit} before a forfeit). Their clock starts again.",
-                player=player,
-                count=count,
-                limit=limit,
-            )
-        else:
-            said = _(
-                "{player}'s turn passed its deadline with no move played (missed turns in a "
-                "row: {count}). Their clock starts again.",
-                player=player,
-                count=count,
-            )
         view = table.game.view_for(None)
-        to_act = announce.to_act_line(ctx, replace(table, hosted=hosted), view, localized=True)
+        to_act = announce.to_act_line(ctx, restarted, view, localized=True)
         mail.public(
-            f"{said}\n{to_act}", mentions=(hosted.player(side),), notice=TURN, language=language
+            f"{said()}\n{to_act}", mentions=(hosted.player(side),), notice=TURN, language=language
         )
+    await announce.your_turn(ctx, restarted, side, mail, said)  # their new deadline
     await ctx.update(table, hosted, mail, unlook=side)  # a look before says nothing of it
+
+
+def _missed_move_text(player: str, count: int, limit: int) -> str:
+    """What a missed turn whose clock starts again says, in the current language: ``count``
+    missed turns in a row, of ``limit`` before a forfeit (0: none)."""
+    if limit:
+        return _(
+            "{player}'s turn passed its deadline with no move played (missed turns in a "
+            "row: {count} of {limit} before a forfeit). Their clock starts again.",
+            player=player,
+            count=count,
+            limit=limit,
+        )
+    return _(
+        "{player}'s turn passed its deadline with no move played (missed turns in a "
+        "row: {count}). Their clock starts again.",
+        player=player,
+        count=count,
+    )
 
 
 async def _forfeit(

@@ -10,8 +10,10 @@ turn is over by then: ``outbox.outlived``). "Mention me" is about their turn and
 opponent's proposals: a channel post of those mentions only the players who want it. The
 defaults ping once for one event: for a turn or a proposal the DM, not the mention; for
 other news of a match that names them (its end, a gift of time, a challenge) the mention
-in its post, which has no DM beside it. No player is pinged in their quiet hours: the post
-goes without their mention (a ping cannot wait as a DM does)."""
+in its post, which has no DM beside it. A player whose DMs are closed to the bot (the last
+DM sent them was refused: ``DMS_CLOSED``, kept by the outbox) gets the mention in place of
+a DM they want, whose fallback in the channel pings nobody. No player is pinged in their
+quiet hours: the post goes without their mention (a ping cannot wait as a DM does)."""
 
 from __future__ import annotations
 
@@ -27,6 +29,9 @@ from .people import zone
 PREFIX = "notify_"
 TURN, REMINDER, PROPOSAL = "turn", "reminder", "proposal"  # what a message is about
 ON, OFF = "on", "off"
+# The player setting the outbox keeps while the player's DMs are closed to the bot: set when
+# a DM to them is refused, removed when one reaches them.
+DMS_CLOSED = "dms_closed"
 # Each setting: its values (the first is the bot's default) and their words.
 DIGEST_HOURS = (6, 7, 8, 9, 12, 18, 20)
 # Quiet hours cover both ways of reaching a player: a DM waits, a post's mention is left out.
@@ -64,6 +69,7 @@ class Notify:
 
     values: Mapping[str, str]
     timezone: str = "UTC"
+    dms_closed: bool = False  # the last DM sent them was refused (``DMS_CLOSED``)
 
     def __getitem__(self, key: str) -> str:
         return self.values[key]
@@ -161,7 +167,7 @@ def notify_from(own: Mapping[str, str], guild: Mapping[str, str]) -> Notify:
         value = own.get(PREFIX + key)
         if value in CHOICES[key]:
             found[key] = value
-    return Notify(found, own.get("timezone", "UTC"))
+    return Notify(found, own.get("timezone", "UTC"), DMS_CLOSED in own)
 
 
 def checked(key: str, value: str) -> tuple[str, str]:
@@ -203,7 +209,12 @@ async def decide(
 
 def _pinged(notice: str, wants: Notify, now: float) -> bool:
     """Whether a channel post about ``notice`` pings a player it mentions: a turn's or a
-    proposal's if they want mentions, any other (news they get no DM of) whatever they
-    chose; never in their quiet hours."""
-    wanted = notice not in (TURN, PROPOSAL) or wants.mention
+    proposal's if they want mentions, or want its DM but their DMs are closed; any other
+    (news they get no DM of) whatever they chose; never in their quiet hours."""
+    if notice == TURN:
+        wanted = wants.mention or (wants.dms_closed and wants.turn_dms)
+    elif notice == PROPOSAL:
+        wanted = wants.mention or (wants.dms_closed and wants.proposals)
+    else:
+        wanted = True
     return wanted and wants.quiet_until(now) is None

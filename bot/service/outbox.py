@@ -23,7 +23,7 @@ from storage import Hosted, Post, Queued, Store
 
 from .delivery_reads import DeliveryReads
 from .links import board_link, holder_warning, page_link
-from .notify import REMINDER, TURN, Notify, decide
+from .notify import DMS_CLOSED, REMINDER, TURN, Notify, decide
 from .ports import (
     Attachment,
     Buttons,
@@ -310,9 +310,8 @@ class Deliverer:
         if wanted.hold is not None:  # their quiet hours: it goes when they end
             await self._store.hosting.retry_later(row.id, row.attempts, wanted.hold, row.fallback)
             return wanted.hold
-        if post.user_id is not None and outlived(
-            row, hosted, await reads.wants(post.user_id, guild)
-        ):
+        wants = None if post.user_id is None else await reads.wants(post.user_id, guild)
+        if wants is not None and outlived(row, hosted, wants):
             return None  # held past its turn: its deadline and buttons would mislead
         attached = tuple(Attachment(n, d) for n, d in post.files)  # read with the row
         buttons = decode_buttons(row)
@@ -335,10 +334,13 @@ class Deliverer:
                 try:
                     await self._delivery.send_private(post.user_id, post.channel_id, message, key)
                 except DirectMessagesClosed:
+                    await self._dms_closed(post.user_id, wants, True)
                     if not fallback:
                         fallback = True
                         await self._store.hosting.retry_later(row.id, row.attempts, now, True)
                     await self._ephemeral(post.channel_id, post.user_id, message, key, shown)
+                else:
+                    await self._dms_closed(post.user_id, wants, False)
             else:
                 await self._ephemeral(post.channel_id, post.user_id, message, key, shown)
         except Undeliverable as exc:
@@ -396,6 +398,13 @@ class Deliverer:
         if not linked or side is None or not hosted.live:
             return ()
         return (board_link(await self.linker.private_url(hosted.id, side), localized=True),)
+
+    async def _dms_closed(self, user_id: int, wants: Notify | None, closed: bool) -> None:
+        """Keep whether ``user_id``'s DMs are closed (``notify.DMS_CLOSED``: their turn posts
+        mention them in place of the DMs), written only when it changes (``wants``: as this
+        pass read it)."""
+        if wants is not None and wants.dms_closed != closed:
+            await self._store.set_player_setting(user_id, DMS_CLOSED, "on" if closed else None)
 
     async def _ephemeral(
         self, channel_id: int, user_id: int, message: Message, key: str, shown: _Shown

@@ -58,7 +58,8 @@ class Terms:
     away day is given. ``competition``: a tournament's or an event's game, which counts in
     its standings: never a practice game with hints, rated or not (``Table.practice``), and
     a setup that lapses is scored by the competition (T17, E5: lost by whoever had not
-    finished it), where a challenge's match is called off without a result."""
+    finished it), where a challenge's match is called off without a result; its end offers
+    no rematch (the competition pairs what its players play next)."""
 
     game: str = DEFAULT
     options: Mapping[str, Any] = field(default_factory=dict)

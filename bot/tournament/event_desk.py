@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import json
 
-from bot.i18n import _, current, speaking
+from bot.i18n import _, current, option, speaking
 from bot.i18n.words import Language
 from bot.service import (
     Attachment,
@@ -111,6 +111,16 @@ class EventDesk(Desk[EventFlow]):
         if not admin:
             raise NotAllowed(_("Only a server admin can organise a tournament."))
         parts = check_spec(spec, (await load_guild(self._store, place.guild_id)).turn_seconds)
+        if spec.ai_fill is not None and not await self.flow.ai_allowed(place.guild_id):
+            raise Refused(
+                _(
+                    "This server's admins have turned matches against the AI off here "
+                    "({setting}), so the AI cannot fill an event's odd slot. Create the event "
+                    "without `{ai_fill}`, or ask them to allow matches against the AI.",
+                    setting=self._settings.cmd("admin settings ai_matches:0", localized=True),
+                    ai_fill=option("ai_fill"),
+                )
+            )
         if await self._store.tournaments.named(place.guild_id, parts.name) is not None:
             raise Refused(
                 _(
@@ -143,7 +153,7 @@ class EventDesk(Desk[EventFlow]):
 
         event = await self._store.events.transact(work, now)
         with speaking(await self.flow.language(place.guild_id)):  # the event's announcement
-            text = texts.created(event, self._cmd("join"), self._cmd("start"))
+            text = texts.created(event, self._cmd("register"), self._cmd("start"))
         return Reply(text, private=False)
 
     async def join(self, place: Place, user: User, name: str) -> Reply:
@@ -478,17 +488,17 @@ class EventDesk(Desk[EventFlow]):
         return await self._store.events.named(guild_id, " ".join(name.split())[:80]) is not None
 
     async def _rating(self, event: EventRow, player_id: int) -> int:
-        """A player's seed: their rating on the game's ladder (its latest season), else the
-        ladder's starting rating."""
+        """A player's seed (E9): their rating on the game's ladder in the latest season
+        they have one in (a closed season's final rating until they play in the open one,
+        as their profile shows it), else the ladder's starting rating."""
         try:
             ladder = ladder_of(event.game, json.loads(event.options))
         except ValueError:
             return START_RATING
         seasons = await self._store.ladders.seasons(event.guild_id, ladder.id)
-        if not seasons:
-            return START_RATING
-        key: LadderKey = seasons[-1].key
-        for standing in await self._store.ladders.standings(key):
-            if standing.player_id == player_id:
-                return round(standing.rating)
+        for season in reversed(seasons):
+            key: LadderKey = season.key
+            for standing in await self._store.ladders.standings(key):
+                if standing.player_id == player_id:
+                    return round(standing.rating)
         return START_RATING

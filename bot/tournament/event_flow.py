@@ -23,6 +23,7 @@ from bot.service.languages import player_language
 from bot.service.outbox import private_post
 from bot.service.phases import FINISHED, FORFEIT, LAPSED
 from bot.service.ports import Undeliverable
+from bot.service.robots import guild_ai_cap
 from storage import Hosted, Post
 from storage.competitions.events import (
     REGISTERING,
@@ -156,13 +157,20 @@ class EventFlow(Running):
     async def _pair(self, snapshot: EventSnapshot) -> None:
         """Pair the next round(s) from ``snapshot`` and write them (nothing is written if
         the event changed meanwhile), or finish the event if none can be paired."""
-        event_id = snapshot.event.id
+        event = snapshot.event
         paired = await self.service.work_off(next_rounds, snapshot)  # seconds of Python
         if paired.refusal is not None:
-            await self.transact(lambda tx: finish(tx, event_id, paired.refusal))
-        else:
-            deadline = self.clock.now() + snapshot.event.round_seconds
-            await self.transact(lambda tx: write_rounds(tx, event_id, paired, deadline))
+            await self.transact(lambda tx: finish(tx, event.id, paired.refusal))
+            return
+        deadline = self.clock.now() + event.round_seconds
+        # the AI fills the odd slot unless the server's admins turned it off since (E11)
+        ai = event.ai_fill if await self.ai_allowed(event.guild_id) else None
+        await self.transact(lambda tx: write_rounds(tx, event.id, paired, deadline, ai))
+
+    async def ai_allowed(self, guild_id: int) -> bool:
+        """Whether the server allows matches against the AI (its cap is not 0): an event's
+        AI fill keeps to that, not to the cap's number (its organiser pairs, E11)."""
+        return await guild_ai_cap(self.store, self.service.settings, guild_id) > 0
 
     async def open_games(self, snapshot: EventSnapshot) -> None:
         if snapshot.event.status != RUNNING:

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from bot.i18n import _, pgettext
 from render.event_table import EventTable
 from rules import game_type
-from storage.competitions.events import EventSnapshot
+from storage.competitions.events import REGISTERING, RUNNING, EventRow, EventSnapshot
 
 from . import event_texts as texts
 from .events import current_round, history, is_robin, order_of, standings_of
@@ -39,14 +39,20 @@ def standings_table(snapshot: EventSnapshot, names: Mapping[int, str]) -> EventT
         name = named(player)
         return _("{player} (withdrawn)", player=name) if player in left else name
 
-    title = _(
-        "{name} - {game} {format}, round {round} of {rounds}",
-        name=event.name,
-        game=game_type(event.game).title,
-        format=_(texts.FORMAT_NAMES[event.format]),
-        round=current_round(snapshot),
-        rounds=event.rounds,
-    )
+    fields = {
+        "name": event.name,
+        "game": game_type(event.game).title,
+        "format": _(texts.FORMAT_NAMES[event.format]),
+    }
+    if event.round == 0:  # a round robin's count of rounds is known only at its start
+        title = _("{name} - {game} {format}, before its first round", **fields)
+    else:
+        title = _(
+            "{name} - {game} {format}, round {round} of {rounds}",
+            round=current_round(snapshot),
+            rounds=event.rounds,
+            **fields,
+        )
     if not is_robin(event):
         rows = tuple(
             (
@@ -101,6 +107,8 @@ def standings_table(snapshot: EventSnapshot, names: Mapping[int, str]) -> EventT
 def pairings_text(snapshot: EventSnapshot, names: Mapping[int, str], round_: int) -> str:
     """A round's boards: each with its result or a link to its game's thread."""
     event = snapshot.event
+    if event.round == 0:
+        return not_paired(event)
     rows = [p for p in snapshot.pairings if p.round == round_]
     if not rows:
         return _("{event} has no round {round} paired.", event=texts.title(event), round=round_)
@@ -121,3 +129,14 @@ def pairings_text(snapshot: EventSnapshot, names: Mapping[int, str], round_: int
         lines.append((f"{row.board}. {pair}: {state}", True))
     head = _("{event}, round {round}:", event=texts.title(event), round=round_)
     return texts.clipped(head, lines)
+
+
+def not_paired(event: EventRow) -> str:
+    """What ``pairings`` says of an event with no round paired: before its start (there
+    is no current round to show yet), or one that ended without any."""
+    if event.status in (REGISTERING, RUNNING):
+        return _(
+            "{event} has not started yet: its first round is paired when it starts.",
+            event=texts.title(event),
+        )
+    return _("{event} is over, and no round of it was ever paired.", event=texts.title(event))

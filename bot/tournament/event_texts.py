@@ -4,9 +4,10 @@ pairings as text. Every text names the event and its game and says what comes ne
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 
-from bot.i18n import N_, _, ngettext, pgettext
+from bot.i18n import N_, _, ngettext, pgettext, word
 from bot.service.texts import escape, moment
 from rules import game_type
 from storage.competitions.events import RUNNING, EventRow, PairingRow
@@ -54,6 +55,23 @@ def title(event: EventRow) -> str:
     )
 
 
+def headed(event: EventRow) -> str:
+    """``title`` with the options its games are played with, where the game has any:
+    ``**Cup** (Torii Swiss, without powers)`` (its announcement and list line: a player
+    decides on them whether to enter)."""
+    kind = game_type(event.game)
+    options = [word(w) for w in kind.option_words(kind.check_options(json.loads(event.options)))]
+    if not options:
+        return title(event)
+    return _(
+        "**{name}** ({game} {format}, {options})",
+        name=escape(event.name),
+        game=kind.title,
+        format=_(FORMAT_NAMES[event.format]),
+        options=", ".join(options),
+    )
+
+
 def round_opened(
     event: EventRow,
     after: int,
@@ -61,9 +79,10 @@ def round_opened(
     deadline: float | None,
     now: float,
     names: Mapping[int, str],
+    ai: str | None = None,
 ) -> str:
-    """The round's one post in the event's channel: every board (as many as fit), the bye,
-    the deadline."""
+    """The round's one post in the event's channel: every board (as many as fit), the bye
+    (or, with ``ai``, the game of the AI of that level), the deadline."""
     lines: list[tuple[str, bool]] = []  # (line, whether it is a board)
     for number, round_ in enumerate(paired, start=after + 1):
         boards = [
@@ -73,14 +92,14 @@ def round_opened(
             )
             for board, b in enumerate(round_.boards, start=1)
         ]
-        if round_.bye is not None and event.ai_fill is not None:
+        if round_.bye is not None and ai is not None:
             board = len(boards) + 1
-            ai = _(
-                "{player} v the AI ({level})",
-                player=name_of(names, round_.bye),
-                level=event.ai_fill,
-            )
-            boards.append(f"{board}. {ai}")
+            fields = {"player": name_of(names, round_.bye), "level": ai}
+            if round_.bye_first:
+                against_ai = _("{player} v the AI ({level})", **fields)
+            else:
+                against_ai = _("the AI ({level}) v {player}", **fields)
+            boards.append(f"{board}. {against_ai}")
         elif round_.bye is not None:
             boards.append(_("bye: {player}", player=name_of(names, round_.bye)))
         if len(paired) > 1:
@@ -287,7 +306,7 @@ def created(event: EventRow, join: str, begin: str) -> str:
     text = _(
         "{event} is open for entries: {rounds}, up to {most} players, {rated}, {away}. Join "
         "with {join}; {starts}.",
-        event=title(event),
+        event=headed(event),
         rounds=rounds,
         most=event.max_players,
         rated=rated,
@@ -362,7 +381,7 @@ def described(event: EventRow, players: int, round_: int) -> str:
     """One line of the server's list of tournaments."""
     return _(
         "{event}: {players}, {state}; {away}.",
-        event=title(event),
+        event=headed(event),
         players=ngettext("{n} player", "{n} players", players),
         state=state_words(event, round_),
         away=away_words(event.away_days),

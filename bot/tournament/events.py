@@ -144,10 +144,13 @@ def next_rounds(snapshot: EventSnapshot) -> Paired:
 
 
 # ---- inside one transaction ----------------------------------------------------------------
-def write_rounds(tx: EventTx, event_id: int, paired: Paired, deadline: float | None) -> bool:
+def write_rounds(
+    tx: EventTx, event_id: int, paired: Paired, deadline: float | None, ai: str | None
+) -> bool:
     """Write the paired rounds, with the round's post, unless the event moved on since the
     snapshot they were paired from, or someone entered meanwhile (a late entry is told it is
-    paired from this round: it is paired again, with them). Then nothing is written: False."""
+    paired from this round: it is paired again, with them). Then nothing is written: False.
+    ``ai``: the AI's level that plays whoever has a round's bye (None: the bye stands)."""
     snapshot = tx.snapshot(event_id)
     event = snapshot.event
     if event.status != RUNNING or event.round != paired.after:
@@ -159,8 +162,10 @@ def write_rounds(tx: EventTx, event_id: int, paired: Paired, deadline: float | N
         for board, pair in enumerate(round_.boards, start=1):
             tx.add_pairing(event_id, number, board, pair.first, pair.second)
         last = len(round_.boards) + 1
-        if round_.bye is not None and event.ai_fill in AI_IDS:  # the AI fills the odd slot
-            tx.add_pairing(event_id, number, last, round_.bye, AI_IDS[event.ai_fill])
+        if round_.bye is not None and ai is not None:  # the AI fills the odd slot
+            robot = AI_IDS[ai]
+            first, second = (round_.bye, robot) if round_.bye_first else (robot, round_.bye)
+            tx.add_pairing(event_id, number, last, first, second)
         elif round_.bye is not None:
             tx.decide(tx.add_pairing(event_id, number, last, round_.bye, None), BYE, BYE)
     tx.set_round(event_id, number, deadline)
@@ -171,7 +176,7 @@ def write_rounds(tx: EventTx, event_id: int, paired: Paired, deadline: float | N
         [
             Post(
                 event.channel_id,
-                texts.round_opened(event, paired.after, paired.rounds, deadline, tx.now, names),
+                texts.round_opened(event, paired.after, paired.rounds, deadline, tx.now, names, ai),
             )
         ]
     )

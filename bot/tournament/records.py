@@ -82,10 +82,14 @@ class Board:
 
 @dataclass(frozen=True)
 class PairedRound:
-    """A round's boards in board order, and who has the bye (if anyone)."""
+    """A round's boards in board order, and who has the bye (if anyone). ``bye_first``:
+    whether the one with the bye moves first against the ghost their bye stands for (a
+    round robin's Berger table seats the ghost too): the AI filling the odd slot takes the
+    ghost's seat. A Swiss bye has no seat; its player moves first against the AI."""
 
     boards: tuple[Board, ...]
     bye: int | None
+    bye_first: bool = True
 
 
 History = Mapping[int, Sequence[RoundRecord]]

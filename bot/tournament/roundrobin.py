@@ -2,8 +2,9 @@
 
 Every player meets every other once (twice in a double round robin, the second cycle with
 the colours reversed). With an odd number of players a ghost makes the count even and whoever
-meets the ghost has the round's bye. In the arranged model every round's games start at once,
-so the schedule is the whole event.
+meets the ghost has the round's bye (the AI filling an odd slot takes the ghost's seat and
+colours). In the arranged model every round's games start at once, so the schedule is the
+whole event.
 """
 
 from __future__ import annotations
@@ -46,14 +47,31 @@ def schedule(players: Sequence[int], double: bool = False) -> list[PairedRound]:
 
     cycle = []
     for table in berger_numbers(count):
-        bye = next((a if b == ghost else b for a, b in table if ghost in (a, b)), None)
         boards = tuple(
             Board(player(a), player(b)) for a, b in table if ghost is None or ghost not in (a, b)
         )
-        cycle.append(PairedRound(boards, None if bye is None else player(bye)))
+        seat = _ghost_seat(table, ghost)
+        if seat is None:
+            cycle.append(PairedRound(boards, None))
+        else:
+            cycle.append(PairedRound(boards, player(seat[0]), bye_first=seat[1]))
     if not double:
         return cycle
     reversed_cycle = [
-        PairedRound(tuple(Board(b.second, b.first) for b in r.boards), r.bye) for r in cycle
+        PairedRound(
+            tuple(Board(b.second, b.first) for b in r.boards), r.bye, bye_first=not r.bye_first
+        )
+        for r in cycle
     ]
     return cycle + reversed_cycle
+
+
+def _ghost_seat(table: list[tuple[int, int]], ghost: int | None) -> tuple[int, bool] | None:
+    """Who meets the ghost in a round of the table (their bye), and whether they move
+    first; None without a ghost."""
+    for first, second in table:
+        if second == ghost:
+            return first, True
+        if first == ghost:
+            return second, False
+    return None
