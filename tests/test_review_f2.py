@@ -44,20 +44,6 @@ async def _cup(h: Harness) -> Place:
     raise AssertionError(h.threads.opened)
 
 
-async def test_t17_a_setup_lapsed_by_both_is_listed_as_the_tie_it_scored(h: Harness) -> None:
-    """Neither ann nor bob finished the setup of their tournament game: T17 scores it a tie,
-    nothing captured (bot/tournament/flow.py ``lapsed``), and the match goes on to game 2.
-    What they see in /tora games (and on the match page): "the setup lapsed, without a
-    result". What they should see: the tie it was scored as, as the one-ready lapse now
-    reads as the forfeit it scored (f1e210a1's ``closing_words`` covers that case alone)."""
-    await _cup(h)
-    await h.advance(2 * 86400)
-    await h.settle()
-    said = await Listing(h.service).games(ANN.id)
-    assert "the setup lapsed" in said, said
-    assert "without a result" not in said, said
-
-
 async def test_a_match_called_off_in_its_setup_is_not_drawn_as_before_the_game(w: World) -> None:
     """ann and bob's TORA match is aborted during the setup: its page says "aborted, without
     a result", but the board picture beside it is headed "Before the game" (boards.py
