@@ -44,24 +44,6 @@ async def _cup(h: Harness) -> Place:
     raise AssertionError(h.threads.opened)
 
 
-async def test_a_match_called_off_in_its_setup_is_not_drawn_as_before_the_game(w: World) -> None:
-    """ann and bob's TORA match is aborted during the setup: its page says "aborted, without
-    a result", but the board picture beside it is headed "Before the game" (boards.py
-    ``_drawn``: any look without a view gets that headline, an ended one too), as if the
-    game were still to come. It should say the match ended (as a match called off in its
-    game says "The match ended without a result"), not that the game is ahead."""
-    reply = await w.service.challenge(WEB_HERE, WEB_ANN, WEB_BOB, Terms())
-    assert reply.stamp is not None
-    match = reply.stamp.match
-    await w.service.accept(WEB_HERE, WEB_BOB)
-    await w.service.abort(WEB_HERE, WEB_ANN)
-    state = (await w.get(f"/api/m/{match}"))[1]
-    assert state["phase"] == "ended" and state["result"] == "aborted, without a result"
-    look = await w.service.look(match)
-    info = Boards._drawn(look, None, False, "en").key[3]
-    assert info.headline != "Before the game", info
-
-
 async def test_two_admins_changing_different_clock_times_at_once_both_keep_theirs(
     h: Harness,
 ) -> None:
