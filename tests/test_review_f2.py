@@ -44,33 +44,6 @@ async def _cup(h: Harness) -> Place:
     raise AssertionError(h.threads.opened)
 
 
-async def test_an_activity_does_not_send_a_player_to_the_board_of_a_challenge(
-    tmp_path: Path,
-) -> None:
-    """ann has challenged bob in a thread (THERE), not yet accepted, and opens the Activity
-    from the App Launcher in the channel itself. She is told "yours (match N) is played
-    elsewhere in this server: open the board with the Play button in the match's own
-    channel", but that match has no board: its Play button opens none (the DM's twin,
-    ``_yours``, counts only matches with a board: "a challenge not yet accepted not counting
-    as one"). She should be told it has no board until the challenge is accepted (or be
-    given the channel's own refusal), not sent to a board that is not there."""
-    from emulator import Emulator
-    from test_web_activity import Signing, session
-    from test_web_activity_matches import THERE
-
-    async with Emulator(bot_name="TORA") as emu:
-        signing = Signing(emu)
-        async with World(tmp_path / "t.sqlite3", discord=signing.api()) as w:
-            ann, bob = signing.users["ann"], signing.users["bob"]
-            reply = await w.service.challenge(THERE, ann, bob, Terms())
-            assert reply.stamp is not None
-            status, answer, _ = await session(
-                w, {"code": signing.code("ann"), "instance": signing.instance}
-            )
-            assert status == 404
-            assert "open the board with the Play button" not in answer["error"], answer
-
-
 async def test_an_abort_that_can_no_longer_be_done_is_refused_before_its_confirmation(
     h: Harness,
 ) -> None:
