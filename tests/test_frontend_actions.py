@@ -575,6 +575,23 @@ async def test_records_settings_and_admin_checks(act: Actions, h: Harness) -> No
     assert await h.store.hosting.live_in_channel(CHANNEL) is None
 
 
+async def test_an_abort_that_can_no_longer_be_done_is_refused_before_its_confirmation(
+    act: Actions, h: Harness
+) -> None:
+    """ann and bob have played the first round of their ToriShogi match, so it can no
+    longer be aborted: /tora-match abort still asked "Abort match 1 against bob? ..." with
+    Abort/Keep buttons, and only the click was refused. It is refused at once, in the
+    click's words, with nothing to click."""
+    await act.challenge(here(ANN), BOB, ChallengeOptions(game="torishogi"))
+    await act.accept(here(BOB), None)
+    place = Place(GUILD, CHANNEL)
+    for user, move in ((ANN, "e4e5"), (BOB, "d6e5")):
+        await h.service.play(place, user, move)
+        await h.service.end_turn(place, user)
+    with pytest.raises(Refused, match="first round is complete"):
+        await act.agree(here(ANN), None, "abort")
+
+
 async def test_two_admins_changing_different_settings_at_once_both_keep_their_change(
     act: Actions, h: Harness
 ) -> None:

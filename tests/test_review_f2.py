@@ -42,27 +42,3 @@ async def _cup(h: Harness) -> Place:
         if "ann v bob" in name:
             return Place(HERE.guild_id, thread)
     raise AssertionError(h.threads.opened)
-
-
-async def test_an_abort_that_can_no_longer_be_done_is_refused_before_its_confirmation(
-    h: Harness,
-) -> None:
-    """ann and bob have played the first round of their ToriShogi match, so it can no
-    longer be aborted. /tora-match abort still asks "Abort match 1 against bob? It ends
-    without a result, unrated." with Abort/Keep buttons, and only the click is refused
-    ("The first round is complete..."). rO's fix (``CONFIRMED_PHASES``: refused at once,
-    saying what to do) looks at the phase alone; an abort the service will refuse should be
-    refused at once too, without a button that can only fail."""
-    from bot.app.actions import ChallengeOptions
-    from bot.app.callers import Caller
-
-    act = Actions(h.service, Threads())
-    ann, bob = Caller(ANN, GUILD, 100), Caller(BOB, GUILD, 100)
-    await act.challenge(ann, BOB, ChallengeOptions(game="torishogi"))
-    await act.accept(bob, None)
-    place = Place(GUILD, 100)
-    for user, move in ((ANN, "e4e5"), (BOB, "d6e5")):
-        await h.service.play(place, user, move)
-        await h.service.end_turn(place, user)
-    answer = await act.agree(ann, None, "abort")
-    assert "first round is complete" in answer.text, answer.text
