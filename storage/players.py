@@ -47,6 +47,14 @@ def set_guild_setting(conn: Connection, guild_id: int, key: str, value: str | No
     _set_setting(conn, _GUILD, guild_id, key, value)
 
 
+def guild_setting(conn: Connection, guild_id: int, key: str) -> str | None:
+    """One setting of a guild as a write job reads it (None: not set)."""
+    row = conn.execute(
+        "SELECT value FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key)
+    ).fetchone()
+    return None if row is None else str(row[0])
+
+
 async def guild_settings(db: ReadConnection, guild_id: int) -> dict[str, str]:
     return await _settings(db, _GUILD, guild_id)
 

@@ -133,14 +133,27 @@ class Store:
         """Set (or, with None, remove) one setting of a guild."""
         await self._writer.run(lambda conn: players.set_guild_setting(conn, guild_id, key, value))
 
-    async def set_guild_settings(self, guild_id: int, values: Mapping[str, str | None]) -> None:
-        """Set (or, with None, remove) several settings of a guild, in one transaction."""
+    async def set_guild_settings(
+        self,
+        guild_id: int,
+        values: Mapping[str, str | None],
+        remade: Mapping[str, Callable[[str | None], str | None]] | None = None,
+    ) -> dict[str, str | None]:
+        """Set (or, with None, remove) several settings of a guild, in one transaction; each
+        setting of ``remade`` is made over its value stored then (None: not set), the job
+        running as if alone (SERIALIZABLE on PostgreSQL) so that no other change of it comes
+        in between. Answers the values ``remade`` made."""
 
-        def job(conn: Connection) -> None:
+        def job(conn: Connection) -> dict[str, str | None]:
             for key, value in values.items():
                 players.set_guild_setting(conn, guild_id, key, value)
+            made = {}
+            for key, remake in (remade or {}).items():
+                made[key] = remake(players.guild_setting(conn, guild_id, key))
+                players.set_guild_setting(conn, guild_id, key, made[key])
+            return made
 
-        await self._writer.run(job)
+        return await self._writer.run(job, serializable=bool(remade))
 
     async def player_settings(self, user_id: int) -> dict[str, str]:
         """A player's own settings (their time zone, notifications...)."""

@@ -21,7 +21,7 @@ from PIL import Image
 
 import render.replays
 from bot.app import Answer, App, Caller, Unusable, permissions
-from bot.app.actions import Actions, ChallengeOptions, terms_of
+from bot.app.actions import Actions, ChallengeOptions, ClockOptions, terms_of
 from bot.app.buttons import Press
 from bot.app.costly import Limits
 from bot.app.lookups import Lookups
@@ -575,6 +575,23 @@ async def test_records_settings_and_admin_checks(act: Actions, h: Harness) -> No
     assert await h.store.hosting.live_in_channel(CHANNEL) is None
 
 
+async def test_an_abort_that_can_no_longer_be_done_is_refused_before_its_confirmation(
+    act: Actions, h: Harness
+) -> None:
+    """ann and bob have played the first round of their ToriShogi match, so it can no
+    longer be aborted: /tora-match abort still asked "Abort match 1 against bob? ..." with
+    Abort/Keep buttons, and only the click was refused. It is refused at once, in the
+    click's words, with nothing to click."""
+    await act.challenge(here(ANN), BOB, ChallengeOptions(game="torishogi"))
+    await act.accept(here(BOB), None)
+    place = Place(GUILD, CHANNEL)
+    for user, move in ((ANN, "e4e5"), (BOB, "d6e5")):
+        await h.service.play(place, user, move)
+        await h.service.end_turn(place, user)
+    with pytest.raises(Refused, match="first round is complete"):
+        await act.agree(here(ANN), None, "abort")
+
+
 async def test_two_admins_changing_different_settings_at_once_both_keep_their_change(
     act: Actions, h: Harness
 ) -> None:
@@ -588,6 +605,26 @@ async def test_two_admins_changing_different_settings_at_once_both_keep_their_ch
     assert first.text.startswith("Saved.") and second.text.startswith("Saved.")
     kept = await load_guild(h.store, GUILD)
     assert (kept.turn_seconds, kept.threads) == (3 * 86400, True), kept
+
+
+async def test_two_admins_changing_different_clock_times_at_once_both_keep_theirs(
+    act: Actions, h: Harness
+) -> None:
+    """ann sets increment:2h while bob sets cap:5d of the server's increment clock: both were
+    told "Saved." with their change, but the clock is one row, each save wrote the whole
+    clock made over what it had read, and ann's 2 h was lost. Each time typed is made over
+    the clock stored when it is saved."""
+    lookups = Lookups(act, LadderDesk(h.service, h.store, RecordingThreads()))
+    first = ClockOptions("increment", None, "1h", "3d")
+    await lookups.settings(here(ANN, admin=True), None, None, None, clock=first)
+    increment, cap = ClockOptions(increment="2h"), ClockOptions(cap="5d")
+    said = await asyncio.gather(
+        lookups.settings(here(ANN, admin=True), None, None, None, clock=increment),
+        lookups.settings(here(BOB, admin=True), None, None, None, clock=cap),
+    )
+    assert "2 h more per turn" in said[0].text and "at most 5 days" in said[1].text
+    kept = (await load_guild(h.store, GUILD)).clock
+    assert (kept.increment_seconds, kept.cap_seconds) == (2 * 3600, 5 * 86400), kept
 
 
 # ---- answering interactions ----------------------------------------------------------------

@@ -257,6 +257,18 @@ async def test_t17_a_lapsed_setup_is_listed_as_the_forfeit_it_scored(h: Harness)
     assert "the setup lapsed: ann wins by forfeit" in said, said
 
 
+async def test_t17_a_setup_lapsed_by_both_is_listed_as_the_tie_it_scored(h: Harness) -> None:
+    """Neither ann nor bob finished the setup of their tournament game: T17 scores it a tie,
+    nothing captured, and the match goes on to game 2; their ``/tora games`` listed it as
+    "the setup lapsed, without a result"."""
+    await cup(h, ANN, BOB)
+    await h.advance(2 * 86400)
+    await h.settle()
+    said = await Listing(h.service).games(ANN.id)
+    assert "the setup lapsed: a tie" in said, said
+    assert "without a result" not in said, said
+
+
 async def test_a_void_game_says_why_in_the_server_s_language(h: Harness) -> None:
     """A game aborted before its first round is complete is void and played again: the post
     says so in the server's language. Regression: it showed the service's raw ending word,

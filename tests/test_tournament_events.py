@@ -24,6 +24,7 @@ from event_helpers import (
     user,
 )
 
+from bot.app.listing import Listing
 from bot.ladder.results import Results
 from bot.service import GuildSettings, Place, Refused, Settings, Terms, User, save_guild
 from bot.service.errors import NotAllowed
@@ -479,6 +480,21 @@ async def test_a_lapsed_setup_is_not_said_to_record_nothing(h: Harness) -> None:
     assert "this game is over" in lapsed and "Nothing is recorded" not in lapsed, lapsed
     [row] = (await snapshot(h, "Cup")).pairings
     assert row.outcome == "forfeit_win"
+
+
+async def test_e5_a_setup_lapsed_by_both_is_listed_as_played_again(h: Harness) -> None:
+    """Neither player finished the setup of a Swiss game: E5 plays it again, which their
+    ``/tora games`` says (not "without a result", nor a tournament's tie)."""
+    desk = await desk_of(h)
+    await create(desk, "Cup", "tora", "swiss", rounds=1, turn_seconds=DAY)
+    for n in (1, 2):
+        await desk.join(HERE, user(n), "Cup")
+    await desk.begin(HERE, ADMIN, "Cup", admin=True)
+    await h.settle()
+    await h.advance(2 * DAY)  # neither chose: the setup lapses
+    await h.settle()
+    said = await Listing(h.service).games(user(1).id)
+    assert "the setup lapsed: the game is played again" in said, said
 
 
 async def test_the_ai_plays_whoever_an_odd_round_leaves_over_where_allowed(h: Harness) -> None:

@@ -152,10 +152,29 @@ async def test_a_channel_without_a_match_points_a_player_to_theirs_elsewhere(
         assert status == 404 and "challenge someone" in answer["error"], answer
         elsewhere = Place(guild_id=HERE.guild_id, channel_id=HERE.channel_id + 2)
         await w.service.challenge(elsewhere, signing.users["ann"], signing.users["cat"], Terms())
+        await w.service.accept(elsewhere, signing.users["cat"])
         status, answer, _ = await session(
             w, {"code": signing.code("ann"), "instance": signing.instance}
         )
         assert status == 404 and "yours are played elsewhere" in answer["error"], answer
+
+
+async def test_a_channel_without_a_match_does_not_point_to_a_challenge_without_a_board(
+    tmp_path: Path, signing: Signing
+) -> None:
+    """ann has challenged bob in a thread (``THERE``), not yet accepted, and opens the
+    Activity from the App Launcher in the channel itself: she was told her match is played
+    elsewhere, to be opened with its Play button, but a challenge has no board to open (a
+    DM's Activity counts only matches with a board). She is told it has none yet."""
+    async with World(tmp_path / "t.sqlite3", discord=signing.api()) as w:
+        ann, bob = signing.users["ann"], signing.users["bob"]
+        reply = await w.service.challenge(THERE, ann, bob, Terms())
+        assert reply.stamp is not None
+        status, answer, _ = await session(
+            w, {"code": signing.code("ann"), "instance": signing.instance}
+        )
+        assert status == 404 and "Play button" not in answer["error"], answer
+        assert "no board yet" in answer["error"], answer
 
 
 async def test_a_player_in_another_matchs_activity_only_watches_it(

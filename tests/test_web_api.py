@@ -17,6 +17,7 @@ import aiohttp
 import pytest
 from web_world import ANN, BOB, HERE, World
 
+from bot.app.boards import Boards
 from bot.app.links import NOT_VALID, REPLACED
 from bot.service import PROPOSAL_KINDS, Terms
 from bot.service.texts import listing
@@ -170,6 +171,22 @@ async def test_a_match_called_off_names_nobody_to_move(w: World, game: str) -> N
     assert state["summary"] == final
     await w.quiet()
     assert f"\n{final} It counts for nothing" in w.h.delivery.channel(HERE.channel_id)[-1].text
+
+
+async def test_a_match_called_off_in_its_setup_is_not_drawn_as_before_the_game(w: World) -> None:
+    """ann and bob's TORA match is aborted during the setup: its page says "aborted, without
+    a result", but the board picture beside it was headed "Before the game", as if the game
+    were still to come. It says the match ended before its game began."""
+    reply = await w.service.challenge(HERE, ANN, BOB, Terms())
+    assert reply.stamp is not None
+    match = reply.stamp.match
+    await w.service.accept(HERE, BOB)
+    await w.service.abort(HERE, ANN)
+    state = (await w.get(f"/api/m/{match}"))[1]
+    assert state["phase"] == "ended" and state["result"] == "aborted, without a result"
+    look = await w.service.look(match)
+    info = Boards._drawn(look, None, False, "en").paint.args[1]  # what the picture shows
+    assert info.headline == "The match ended before its game began", info
 
 
 async def test_the_record_downloads_as_text(w: World) -> None:

@@ -29,10 +29,7 @@ from bot.service import (
 )
 from bot.service.agreements import DECLINE
 from bot.service.guild import ClockChoice
-from bot.service.phases import (
-    PLAYING,
-    SETUP,
-)
+from bot.service.phases import PLAYING
 from bot.service.showing import match_heading
 from bot.service.texts import escape, quote
 from rules import DEFAULT, GAMES
@@ -415,9 +412,14 @@ class Actions:
         }[kind]
 
     async def _confirm(self, caller: Caller, place: Place, kind: str) -> Answer:
-        hosted = await self.service.hosted_of(place, caller.user)
-        if hosted.phase not in CONFIRMED_PHASES[kind]:  # refused at once, saying what to do
-            return Answer.of(await self._agreement(kind)(place, caller.user))
+        # An ending that would be refused is refused at once (saying what to do instead),
+        # not after a click on a button that can only fail.
+        if kind == "abort":
+            hosted = await self.service.abortable(place, caller.user)
+        else:
+            hosted = await self.service.hosted_of(place, caller.user)
+            if hosted.phase != PLAYING:  # a resignation before the game
+                return Answer.of(await self._agreement(kind)(place, caller.user))
         other = (
             hosted.opposition_id if hosted.challenger_id == caller.user.id else hosted.challenger_id
         )
@@ -535,10 +537,6 @@ CONFIRMED = {
     "resign": N_("Resign match {number} against {opponent}? They win, and the match is over."),
     "abort": N_("Abort match {number} against {opponent}? It ends without a result, unrated."),
 }
-
-# The phases in which a CONFIRMED ending can be done: in any other, the command is refused
-# (saying what to do instead) before a confirmation is asked for.
-CONFIRMED_PHASES = {"resign": (PLAYING,), "abort": (SETUP, PLAYING)}
 
 
 def _no_thread() -> str:

@@ -37,6 +37,10 @@ ELSEWHERE = N_(
     "No match is played in this channel; yours (match {number}) is played elsewhere in this "
     "server: open the board with the Play button in the match's own channel (or its thread)."
 )
+CHALLENGED_ELSEWHERE = N_(
+    "No match is played in this channel, and yours in this server have no board yet: a "
+    "match's game starts once its challenge is accepted."
+)
 ELSEWHERE_SEVERAL = N_(
     "No match is played in this channel; yours are played elsewhere in this server: open the "
     "board with the Play button in the match's own channel (or its thread)."
@@ -60,17 +64,21 @@ async def match_for(
 
 async def _channels(records: Records, channel_id: int, user_id: int, guild_id: int) -> Hosted:
     """The channel's live match, else its latest that had a game; without any, the
-    refusal points a player of matches elsewhere in the server to them (with a thread per
-    match, the Activity is often opened in the threads' channel), as the commands do."""
+    refusal points a player of matches elsewhere in the server to those with a board (with
+    a thread per match, the Activity is often opened in the threads' channel), as the
+    commands do; a challenge not yet accepted has none to open."""
     hosted = await records.live_in_channel(channel_id)
     hosted = hosted or await records.latest_in_channel(channel_id, with_game=True)
     if hosted is not None:
         return hosted
     theirs = [h for h in await records.of_user(user_id, 0) if h.live and h.guild_id == guild_id]
-    if len(theirs) == 1:
-        raise Unusable(_(ELSEWHERE, number=theirs[0].id))
-    if theirs:
+    boards = [h for h in theirs if h.phase != CHALLENGE]
+    if len(boards) == 1:
+        raise Unusable(_(ELSEWHERE, number=boards[0].id))
+    if boards:
         raise Unusable(_(ELSEWHERE_SEVERAL))
+    if theirs:
+        raise Unusable(_(CHALLENGED_ELSEWHERE))
     raise Unusable(_(NOTHING_HERE, challenge=slash("tora challenge")))
 
 

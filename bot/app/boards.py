@@ -371,8 +371,8 @@ class Boards:
     @staticmethod
     def _drawn(look: Look, pick: str | None, flip: bool, language: str) -> Drawn:
         """What ``look``'s board picture is drawn from: its player's setup preview, the
-        match's board before the game (``setup_board``), else the view, pointing out the
-        actions of piece ``pick``; its words in ``language``."""
+        match's board before the game (``setup_board``; a match that ended there says so),
+        else the view, pointing out the actions of piece ``pick``; its words in ``language``."""
         view = look.view
         with speaking(language):
             status = look.worded_status()  # the pause's time left in the picture's language
@@ -381,7 +381,7 @@ class Boards:
                 status = replace(status, headline=setup_headline(look, look.setup))
             if view is None:  # before the game, for anyone: the match's board, no setup on it
                 view = look.terms.kind.setup_board(look.terms.checked)
-                status = replace(status, headline=_("Before the game"))
+                status = replace(status, headline=_before_the_game(look.hosted.phase))
         marks = None
         moves = look.moves
         if pick is not None and moves is not None:
@@ -493,6 +493,14 @@ def choices_json(groups: Sequence[ChoiceGroup], choices: Sequence[Choice]) -> li
         }
         for group in groups
     ]
+
+
+def _before_the_game(phase: str) -> str:
+    """The headline of a match's board before its game: a game to come, or none if the
+    match ended there (called off, lapsed)."""
+    if phase == ENDED:
+        return _("The match ended before its game began")
+    return _("Before the game")
 
 
 def setup_headline(look: Look, form: SetupForm) -> str:

@@ -170,13 +170,18 @@ class Listing:
 
 def closing_words(hosted: Hosted, names: Sequence[str]) -> str:
     """How a match that ended with no result of its game ended (``names``: the Challenger's
-    first, escaped): a competition's game whose setup lapsed with one player ready is that
-    player's forfeit win (T17, E5), which its competition scored."""
-    scored = hosted.ending == LAPSED and Terms.from_json(hosted.terms).competition
-    if scored and hosted.ready in (Side.CHALLENGER.letter, Side.OPPOSITION.letter):
+    first, escaped): a competition's game whose setup lapsed is scored by its competition
+    (T17, E5): a forfeit win for the one player ready; with neither ready, a tournament's tie
+    or an event's game played again."""
+    terms = Terms.from_json(hosted.terms)
+    if hosted.ending != LAPSED or not terms.competition:
+        return ending_words(hosted.ending)
+    if hosted.ready in (Side.CHALLENGER.letter, Side.OPPOSITION.letter):
         winner = names[Side.from_letter(hosted.ready)]
         return _("the setup lapsed: {player} wins by forfeit", player=winner)
-    return ending_words(hosted.ending)
+    if terms.lapse_tied:
+        return _("the setup lapsed: a tie, nothing captured")
+    return _("the setup lapsed: the game is played again")
 
 
 def ending_words(ending: str | None) -> str:

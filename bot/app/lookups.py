@@ -15,6 +15,7 @@ from bot.i18n.words import Language
 from bot.ladder.desk import LadderDesk
 from bot.ladder.queue import AI_FILL_SHORTEST, EXPIRE_AFTER
 from bot.service import Attachment, GuildSettings, Hosted, MatchInfo, Place, Terms, User
+from bot.service.guild import ClockChoice
 from bot.service.phases import CHALLENGE
 from bot.service.showing import result_words
 from bot.service.texts import duration, escape, quote
@@ -392,9 +393,25 @@ class Lookups:
         changed = any(value is not None for value in given)
         if changed:
             server_terms(settings).check()  # refused if out of range
-            await self.records.save_guild(guild, settings, before=read)
+            made_over = None if clock is None else _made_over(clock, settings)
+            settings = await self.records.save_guild(guild, settings, read, made_over)
         text = settings_text(settings, default_cap, self.actions.service.settings.auto_away)
         return Answer(_("Saved. {settings}", settings=text) if changed else text)
+
+
+def _made_over(
+    clock: ClockOptions, settings: GuildSettings
+) -> Callable[[ClockChoice], ClockChoice]:
+    """The server's clock as ``clock``'s options make it over the one stored when it is
+    saved: another admin's time saved since ``settings`` were read stays (refused if the
+    two make a clock out of range)."""
+
+    def made(stored: ClockChoice) -> ClockChoice:
+        chosen = clock.over(stored)
+        server_terms(replace(settings, clock=chosen)).check()
+        return chosen
+
+    return made
 
 
 def server_terms(settings: GuildSettings) -> Terms:

@@ -92,10 +92,10 @@ def first_round_complete(table: Table) -> bool:
     return showing.series_number(game) > 1 or len(game.turns) >= 2
 
 
-async def abort(ctx: Context, table: Table, user: User) -> Reply:
-    """Either player calls the match off before its first round is complete: unrated."""
-    hosted = table.hosted
-    if hosted.phase == CHALLENGE:
+def abortable(ctx: Context, table: Table, user: User) -> Side:
+    """``user``'s side if they may abort the match now (its setup, or its game before the
+    first round is complete); Refused otherwise, saying what they can do instead."""
+    if table.hosted.phase == CHALLENGE:
         raise Refused(
             _(
                 "Nothing to abort yet: to take a challenge back or decline it, use {command}.",
@@ -103,6 +103,22 @@ async def abort(ctx: Context, table: Table, user: User) -> Reply:
             )
         )
     side = player_side(table, user)
+    if table.hosted.phase == PLAYING and first_round_complete(table):
+        raise Refused(
+            _(
+                "The first round is complete, so the match can no longer be aborted. You can "
+                "resign ({resign}) or offer a draw ({draw}).",
+                resign=ctx.cmd("resign", localized=True),
+                draw=ctx.cmd("draw", localized=True),
+            )
+        )
+    return side
+
+
+async def abort(ctx: Context, table: Table, user: User) -> Reply:
+    """Either player calls the match off before its first round is complete: unrated."""
+    hosted = table.hosted
+    side = abortable(ctx, table, user)
     player = table.who(side)
     if hosted.phase == SETUP:
         mail = Mail(table.channel_id)
@@ -113,15 +129,6 @@ async def abort(ctx: Context, table: Table, user: User) -> Reply:
             mail.public(said, mentions=(hosted.player(side.other),), language=language)
         await ctx.update(table, ended(hosted, ABORTED), mail, drop_choices=True)
         return Reply(_("You aborted the match."), private=False)
-    if first_round_complete(table):
-        raise Refused(
-            _(
-                "The first round is complete, so the match can no longer be aborted. You can "
-                "resign ({resign}) or offer a draw ({draw}).",
-                resign=ctx.cmd("resign", localized=True),
-                draw=ctx.cmd("draw", localized=True),
-            )
-        )
     headline = msg("{player} aborted the match before the first round was complete.", player=player)
     await close(ctx, table, headline, ABORTED)
     return Reply(_("You aborted the match."), private=False)

@@ -11,7 +11,8 @@ set). Kept in storage's
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
 from storage import Store
 
@@ -58,28 +59,42 @@ async def load_guild(store: Store, guild_id: int) -> GuildSettings:
         ai_matches=None if most is None else int(most),
         away_days=int(rows.get(AWAY_DAYS, DEFAULT_AWAY_DAYS)),
         auto_away=None if AUTO_AWAY not in rows else rows[AUTO_AWAY] == "on",
-        clock=ClockChoice(**json.loads(rows[CLOCK])) if CLOCK in rows else ClockChoice(),
+        clock=_clock_of(rows.get(CLOCK)),
     )
 
 
 async def save_guild(
-    store: Store, guild_id: int, settings: GuildSettings, before: GuildSettings | None = None
-) -> None:
+    store: Store,
+    guild_id: int,
+    settings: GuildSettings,
+    before: GuildSettings | None = None,
+    clock: Callable[[ClockChoice], ClockChoice] | None = None,
+) -> GuildSettings:
     """Keep ``settings``, in one transaction; with ``before`` (the settings as they were
     read), only the rows that differ from it, so that a setting another admin changed
-    meanwhile, which this change leaves alone, keeps their change."""
+    meanwhile, which this change leaves alone, keeps their change. With ``clock``, the clock
+    is that made over the clock stored at the save (an admin's times typed, another's
+    typed meanwhile kept), in place of ``settings``'. Answers the settings kept."""
     rows = _rows(settings)
     if before is not None:
         read = _rows(before)
         rows = {key: value for key, value in rows.items() if value != read[key]}
-    await store.set_guild_settings(guild_id, rows)
+    if clock is None:
+        await store.set_guild_settings(guild_id, rows)
+        return settings
+    rows.pop(CLOCK, None)
+
+    def remade(stored: str | None) -> str | None:
+        return _clock_row(clock(_clock_of(stored)))
+
+    made = await store.set_guild_settings(guild_id, rows, {CLOCK: remade})
+    return replace(settings, clock=_clock_of(made[CLOCK]))
 
 
 def _rows(settings: GuildSettings) -> dict[str, str | None]:
     """The ``guild_settings`` rows of ``settings``, by key (None: no row, the default)."""
     turn, channel = settings.turn_seconds, settings.ladder_channel
     fill, most, auto = settings.ai_fill_after, settings.ai_matches, settings.auto_away
-    chosen = settings.clock
     return {
         TURN_SECONDS: None if turn is None else repr(turn),
         THREADS: "on" if settings.threads else "off",
@@ -87,6 +102,16 @@ def _rows(settings: GuildSettings) -> dict[str, str | None]:
         AI_FILL: None if fill is None else repr(fill),
         AI_MATCHES: None if most is None else str(most),
         AWAY_DAYS: str(settings.away_days),
-        CLOCK: None if chosen == ClockChoice() else json.dumps(chosen.__dict__, sort_keys=True),
+        CLOCK: _clock_row(settings.clock),
         AUTO_AWAY: None if auto is None else "on" if auto else "off",
     }
+
+
+def _clock_row(chosen: ClockChoice) -> str | None:
+    """The ``guild_settings`` row of a server's clock (None: no row, the default)."""
+    return None if chosen == ClockChoice() else json.dumps(chosen.__dict__, sort_keys=True)
+
+
+def _clock_of(row: str | None) -> ClockChoice:
+    """A server's clock from its row (None: none, the default)."""
+    return ClockChoice() if row is None else ClockChoice(**json.loads(row))

@@ -7,11 +7,13 @@ player may be shown."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rules import GameView, Outcome, Side
 from storage import ButtonMessage, Hosted, HostedNotFound, MatchInfo, MatchNotFound, Store
 
 from . import digest
-from .guild import GuildSettings, load_guild, save_guild
+from .guild import ClockChoice, GuildSettings, load_guild, save_guild
 from .languages import (
     DISCORD_LOCALE,
     LANGUAGE,
@@ -92,10 +94,15 @@ class Records:
         return await load_guild(self._store, guild_id)
 
     async def save_guild(
-        self, guild_id: int, settings: GuildSettings, before: GuildSettings | None = None
-    ) -> None:
-        """Keep a server's settings (``guild.save_guild``: with ``before``, those changed)."""
-        await save_guild(self._store, guild_id, settings, before)
+        self,
+        guild_id: int,
+        settings: GuildSettings,
+        before: GuildSettings | None = None,
+        clock: Callable[[ClockChoice], ClockChoice] | None = None,
+    ) -> GuildSettings:
+        """Keep a server's settings (``guild.save_guild``: with ``before``, those changed;
+        with ``clock``, the clock made over the one stored); the settings kept."""
+        return await save_guild(self._store, guild_id, settings, before, clock)
 
     # ---- players ----------------------------------------------------------------------------
     async def player_settings(self, user_id: int) -> PlayerSettings:

@@ -255,6 +255,16 @@ class MatchService(Looking, Absences, Drafting, Coaching):
                 player_side(table, user)
             return table.hosted
 
+    async def abortable(self, place: Place, user: User) -> Hosted:
+        """The channel's live match if ``user`` may abort it now; Refused otherwise, in the
+        words ``abort`` would answer (a confirmation is asked only for an abort it will do)."""
+        async with self._lock(place.channel_id):
+            table = await self._loaded(place.channel_id)
+            if table is None:
+                raise Refused(self._no_match())
+            endings.abortable(self._ctx, table, user)
+            return table.hosted
+
     async def accept(self, place: Place, user: User, expect: Stamp | None = None) -> Reply:
         return await self._command(
             place,

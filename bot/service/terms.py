@@ -59,7 +59,9 @@ class Terms:
     its standings: never a practice game with hints, rated or not (``Table.practice``), and
     a setup that lapses is scored by the competition (T17, E5: lost by whoever had not
     finished it), where a challenge's match is called off without a result; its end offers
-    no rematch (the competition pairs what its players play next)."""
+    no rematch (the competition pairs what its players play next). ``lapse_tied``: a setup
+    that neither player finished is a tie (a chapter 10 tournament, T17), where an event
+    plays the game again (E5)."""
 
     game: str = DEFAULT
     options: Mapping[str, Any] = field(default_factory=dict)
@@ -74,6 +76,7 @@ class Terms:
     weekends_off: bool = False  # no clock runs on the Saturdays and Sundays of its player
     away_days: bool = True  # the players' away days stop its clocks
     competition: bool = False  # a tournament's or an event's game
+    lapse_tied: bool = False  # a setup lapsed by both is a tie (T17), not played again (E5)
 
     @classmethod
     def for_ladder(cls, ladder: str) -> Terms:

@@ -32,7 +32,7 @@ def game_terms(
 ) -> Terms:
     """The terms of a tournament game on ``board``: the tournament game with the options its
     scoring sets (single games without Assassins); ``away_days``: whether the players' away
-    days stop its clock. A lapsed setup is scored (T17)."""
+    days stop its clock. A lapsed setup is scored (T17): a tie if neither player finished it."""
     options = scoring().options(board)
     return Terms(
         tournament_game().id,
@@ -41,4 +41,5 @@ def game_terms(
         rated=rated,
         away_days=away_days,
         competition=True,
+        lapse_tied=True,
     )
