@@ -253,8 +253,15 @@ def _panel(
 def _what_next(menu: Menu) -> str:
     """What the player does next, in the game's words."""
     staged_move = menu.one_move and menu.staged and not menu.actions_left
+    if staged_move and menu.decision:
+        return _("Your decision is staged: End turn plays it, or Undo takes it back.")
     if staged_move:
         return _("Your move is staged: End turn plays it, or pick another to play instead.")
+    if menu.actions_left and menu.groups and menu.decision:
+        return _(
+            "{prompt} in the menu: a pick is staged at once (Undo takes it back).",
+            prompt=menu.prompt,
+        )
     if menu.actions_left and menu.groups and menu.one_move:
         return _(
             "{prompt} in the menu, then the move: the picture letters where each goes, and a "
