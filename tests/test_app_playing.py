@@ -14,6 +14,7 @@ from bot.app import Caller
 from bot.app.actions import Actions, ChallengeOptions
 from bot.app.menus import ACT, Nav
 from bot.app.playing import Playing
+from bot.i18n import _, speaking
 from bot.service import Place, Terms, User
 from bot.service.testing import Harness, RecordingThreads
 
@@ -177,3 +178,22 @@ async def test_ti15_the_monkeys_panel_asks_for_a_decision_not_a_move(h: Harness)
     assert "This turn so far: 1. " in decided.text, decided.text
     assert "Your decision is staged: End turn plays it, or Undo takes it back." in decided.text
     assert "move" not in decided.text
+
+
+@pytest.mark.parametrize("language", ["en", "de", "ja"])
+async def test_a_pick_staged_is_said_once_in_every_language(
+    playing: Playing, language: str
+) -> None:
+    """A plain pick is said by the panel's "This turn so far" line alone. Regression: the
+    panel left out the pick's "Staged: ..." line in English only (it looked for that English
+    word), so in German it said the pick twice ("Vorgemerkt: ..." and "Bisher in diesem Zug:
+    1. ...")."""
+    with speaking(language):
+        opened = await playing.open(at(ANN), None)
+        assert opened.stamp is not None
+        panel = await playing.act(
+            at(ANN), CHANNEL, opened.stamp, Nav(group="Gv5h9"), ACT + "G v5h9-v4h9"
+        )
+        so_far = _("This turn so far: {actions}", actions="1. G v5h9-v4h9")
+    assert so_far in panel.text, panel.text
+    assert panel.text.count("G v5h9-v4h9") == 1, panel.text

@@ -233,7 +233,7 @@ def _panel(
     news: str = "",
 ) -> Panel:
     lines = [_("**Your turn** · {game} · {to_act}", game=menu.title, to_act=menu.to_act)]
-    if news and (not news.startswith("Staged:") or "(" in news):  # e.g. a search's finding
+    if news and not _just_staged(news, menu):
         lines.append(news)
     if menu.staged:
         so_far = "; ".join(f"{n}. {t}" for n, t in enumerate(menu.staged, 1))
@@ -248,6 +248,13 @@ def _panel(
     selects = menus.selects(menu.groups, menu.choices, nav, letters, menu.prompt) if offered else []
     text = "\n".join(lines)
     return Panel(channel_id, menu.stamp, text, tuple(selects), files, staged=bool(menu.staged))
+
+
+def _just_staged(news: str, menu: Menu) -> bool:
+    """Whether ``news`` only says that the last action of the turn so far was staged
+    ("Staged: 4d.", in the player's language): the "This turn so far" line says it already.
+    A note staged with it (a search's finding, a check) or any other change is news."""
+    return bool(menu.staged) and news == _("Staged: {actions}.", actions=menu.staged[-1])
 
 
 def _what_next(menu: Menu) -> str:
