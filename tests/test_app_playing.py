@@ -8,11 +8,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_service_games import torii_until_the_monkeys_pause
 
 from bot.app import Caller
 from bot.app.actions import Actions, ChallengeOptions
 from bot.app.menus import ACT, Nav
 from bot.app.playing import Playing
+from bot.i18n import _, speaking
 from bot.service import Place, Terms, User
 from bot.service.testing import Harness, RecordingThreads
 
@@ -157,3 +159,41 @@ async def test_a_panel_opened_with_the_match_option_in_another_channel_answers_i
     assert panel.stamp is not None and panel.channel_id == CHANNEL
     picked = await playing.navigate(elsewhere, panel.channel_id, panel.stamp, Nav())
     assert picked.stamp is not None
+
+
+async def test_ti15_the_monkeys_panel_asks_for_a_decision_not_a_move(h: Harness) -> None:
+    """bob opens the Play panel to decide for his Monkey (TI15). Regression: it read
+    "Choose the Monkey's flip in the menu, then the move: the picture letters where each
+    goes", and once decided "Your move is staged": there is no move, and nothing lettered."""
+    await torii_until_the_monkeys_pause(h)
+    playing = Playing(Actions(h.service, RecordingThreads()))
+    opened = await playing.open(at(BOB), None)
+    assert opened.stamp is not None
+    assert (
+        "Choose the Monkey's flip in the menu: a pick is staged at once (Undo takes it back)."
+        in opened.text
+    ), opened.text
+    assert "the move" not in opened.text and "letters" not in opened.text
+    decided = await playing.act(at(BOB), CHANNEL, opened.stamp, Nav(), ACT + "flip none")
+    assert "This turn so far: 1. " in decided.text, decided.text
+    assert "Your decision is staged: End turn plays it, or Undo takes it back." in decided.text
+    assert "move" not in decided.text
+
+
+@pytest.mark.parametrize("language", ["en", "de", "ja"])
+async def test_a_pick_staged_is_said_once_in_every_language(
+    playing: Playing, language: str
+) -> None:
+    """A plain pick is said by the panel's "This turn so far" line alone. Regression: the
+    panel left out the pick's "Staged: ..." line in English only (it looked for that English
+    word), so in German it said the pick twice ("Vorgemerkt: ..." and "Bisher in diesem Zug:
+    1. ...")."""
+    with speaking(language):
+        opened = await playing.open(at(ANN), None)
+        assert opened.stamp is not None
+        panel = await playing.act(
+            at(ANN), CHANNEL, opened.stamp, Nav(group="Gv5h9"), ACT + "G v5h9-v4h9"
+        )
+        so_far = _("This turn so far: {actions}", actions="1. G v5h9-v4h9")
+    assert so_far in panel.text, panel.text
+    assert panel.text.count("G v5h9-v4h9") == 1, panel.text

@@ -189,6 +189,27 @@ def test_menu_groups_every_legal_move_once() -> None:
     assert ToriShogiGame("k6/2C4/1F5/7/7/7/6K[-] b 0 1").menu() == ()
 
 
+def test_a_menu_label_says_when_its_move_gives_check() -> None:
+    """The Play panel's option of a move that checks the opponent's Phoenix says so, as the
+    staged line and the turn post then do ("to 4d, check", "drop on 4d, check"); the others
+    do not. Regression: a checking move read only "to 4d"."""
+    rng = random.Random(7)
+    game = ToriShogiGame()
+    seen = 0
+    for _ply in range(60):
+        if game.is_over():
+            break
+        for choice in game.choices():
+            twin = game.copy()
+            twin.apply(choice.notation)
+            twin.end_turn()
+            assert str(choice.label).endswith(", check") == twin.in_check(), str(choice.label)
+            seen += twin.in_check()
+        game.apply(rng.choice(game.legal_actions()))
+        game.end_turn()
+    assert seen
+
+
 def test_copy_and_pickle_are_independent() -> None:
     game = play(ToriShogiGame(), "e4e5", "c4c3")
     game.apply("S@d4")

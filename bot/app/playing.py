@@ -233,7 +233,7 @@ def _panel(
     news: str = "",
 ) -> Panel:
     lines = [_("**Your turn** · {game} · {to_act}", game=menu.title, to_act=menu.to_act)]
-    if news and (not news.startswith("Staged:") or "(" in news):  # e.g. a search's finding
+    if news and not _just_staged(news, menu):
         lines.append(news)
     if menu.staged:
         so_far = "; ".join(f"{n}. {t}" for n, t in enumerate(menu.staged, 1))
@@ -250,11 +250,25 @@ def _panel(
     return Panel(channel_id, menu.stamp, text, tuple(selects), files, staged=bool(menu.staged))
 
 
+def _just_staged(news: str, menu: Menu) -> bool:
+    """Whether ``news`` only says that the last action of the turn so far was staged
+    ("Staged: 4d.", in the player's language): the "This turn so far" line says it already.
+    A note staged with it (a search's finding, a check) or any other change is news."""
+    return bool(menu.staged) and news == _("Staged: {actions}.", actions=menu.staged[-1])
+
+
 def _what_next(menu: Menu) -> str:
     """What the player does next, in the game's words."""
     staged_move = menu.one_move and menu.staged and not menu.actions_left
+    if staged_move and menu.decision:
+        return _("Your decision is staged: End turn plays it, or Undo takes it back.")
     if staged_move:
         return _("Your move is staged: End turn plays it, or pick another to play instead.")
+    if menu.actions_left and menu.groups and menu.decision:
+        return _(
+            "{prompt} in the menu: a pick is staged at once (Undo takes it back).",
+            prompt=menu.prompt,
+        )
     if menu.actions_left and menu.groups and menu.one_move:
         return _(
             "{prompt} in the menu, then the move: the picture letters where each goes, and a "

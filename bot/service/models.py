@@ -69,5 +69,8 @@ class Menu:
     to_act: str = ""  # what is left to do, in the game's words ("2 actions in round 3")
     prompt: str = ""  # what the menu of groups asks for ("Choose a piece")
     one_move: bool = False  # a turn is one move: a new one replaces the one staged
+    # the turn asks no move but a decision (Torii's Monkey, TI15) or its only legal action, a
+    # pass (TI8): nothing for the picture to letter
+    decision: bool = False
     letters: tuple[tuple[str, str], ...] = ()  # (square, letter), as ``picture`` shows them
     picture: Attachment | None = None  # the player's board, the group's piece pointed out

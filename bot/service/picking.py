@@ -48,6 +48,7 @@ async def menu(
         to_act=showing.to_act(view),
         prompt=base.prompt(),
         one_move=game_type(game.game_type).one_move,
+        decision=view.deciding or view.forced_pass,
     )
     header = next((g for g in groups if g.key == group), None)
     if header is None:

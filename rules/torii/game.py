@@ -156,6 +156,8 @@ class ToriiGame(NoPoints, OneMoveMachine[Action, Event, Position, Turn]):
     def prompt(self) -> str:
         if self.pos.owed:
             return msg("Choose the Monkey's flip")
+        if self.forced_pass:  # TI8: the menu holds the pass alone
+            return msg("Choose the pass")
         return msg("Choose a tile, or a power first")
 
     def _groups(self) -> tuple[Grouped, ...]:

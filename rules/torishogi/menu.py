@@ -12,9 +12,11 @@ from functools import cache
 
 from rules.grouped import Grouped
 from rules.protocol import FROM, TO, Choice, Touch
-from rules.words import Text, msg, msg_n
+from rules.words import Text, frame, msg, msg_n
 
 from .board import NAMES, SHOWN, SHOWN_FILES, file_of
+from .events import NOTES
+from .movegen import checking
 from .moves import Move
 from .pieces import ALIASES, HAND_KINDS, LETTER, NAME, PROMOTES_TO, SHORT
 from .position import Position
@@ -43,6 +45,7 @@ _last: tuple[Position, Sequence[Move], tuple[Grouped, ...]] | None = None
 
 
 def _build_menu(pos: Position, legal: Sequence[Move]) -> tuple[Grouped, ...]:
+    checks = checking(pos, (move.code for move in legal))
     by_origin: dict[int, list[Move]] = {}
     by_drop: dict[int, list[Move]] = {}
     for move in legal:
@@ -50,17 +53,23 @@ def _build_menu(pos: Position, legal: Sequence[Move]) -> tuple[Grouped, ...]:
             by_drop.setdefault(move.kind, []).append(move)
         else:
             by_origin.setdefault(move.origin, []).append(move)
-    groups = [_piece_group(origin, by_origin[origin]) for origin in sorted(by_origin)]
+    groups = [_piece_group(origin, by_origin[origin], checks) for origin in sorted(by_origin)]
     hand = pos.hands[pos.side]
     groups += [
-        _drop_group(kind, hand[kind], by_drop[kind]) for kind in HAND_KINDS if kind in by_drop
+        _drop_group(kind, hand[kind], by_drop[kind], checks)
+        for kind in HAND_KINDS
+        if kind in by_drop
     ]
     return tuple(groups)
 
 
-def _piece_group(origin: int, moves: list[Move]) -> Grouped:
+def _piece_group(origin: int, moves: list[Move], checks: set[int]) -> Grouped:
+    """``checks``: the (encoded) moves that check, which their labels say."""
     kind = moves[0].kind
-    labels = [_move_label(move.target, move.captured, move.promotes, move.kind) for move in moves]
+    labels = [
+        _move_label(move.target, move.captured, move.promotes, move.kind, move.code in checks)
+        for move in moves
+    ]
     key = NAMES[origin]
     return Grouped(
         key=key,
@@ -73,8 +82,8 @@ def _piece_group(origin: int, moves: list[Move]) -> Grouped:
     )
 
 
-def _drop_group(kind: int, count: int, moves: list[Move]) -> Grouped:
-    labels: list[str] = [_drop_label(move.target) for move in moves]
+def _drop_group(kind: int, count: int, moves: list[Move], checks: set[int]) -> Grouped:
+    labels: list[str] = [_drop_label(move.target, move.code in checks) for move in moves]
     key = f"drop-{LETTER[kind]}"
     return Grouped(
         key=key,
@@ -152,13 +161,22 @@ _DROPS = msg("drops")
 
 
 @cache
-def _drop_label(target: int) -> Text:
-    return msg("drop on {square}", square=SHOWN[target])
+def _drop_label(target: int, check: bool) -> Text:
+    return _checked(msg("drop on {square}", square=SHOWN[target]), check)
 
 
 @cache
-def _move_label(target: int, captured: int, promotes: bool, kind: int) -> Text:
-    """A move's words in its piece's group: where it goes, what it takes, what it becomes."""
+def _move_label(target: int, captured: int, promotes: bool, kind: int, check: bool) -> Text:
+    """A move's words in its piece's group: where it goes, what it takes, what it becomes,
+    and whether it checks (as its staged line and its turn's post then say)."""
+    return _checked(_landing(target, captured, promotes, kind), check)
+
+
+def _checked(label: Text, check: bool) -> Text:
+    return frame("{said}, {note}", said=label, note=NOTES["check"]) if check else label
+
+
+def _landing(target: int, captured: int, promotes: bool, kind: int) -> Text:
     square = SHOWN[target]
     if captured and promotes:
         return msg(

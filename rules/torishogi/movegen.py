@@ -9,10 +9,10 @@ where a dropped Swallow would give check.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from .board import LAST_RANK, SIZE, SQUARES, ZONE
-from .moves import DROP, encode
+from .moves import DROP, PROMOTES, encode
 from .pieces import (
     CODES,
     HAND_KINDS,
@@ -27,7 +27,7 @@ from .pieces import (
     code,
     side_of,
 )
-from .position import Position
+from .position import PROMOTED, Position
 
 # MINE[side][code]: the piece belongs to ``side`` (never true for an empty square).
 MINE: tuple[tuple[bool, ...], tuple[bool, ...]] = (
@@ -76,6 +76,44 @@ def attacked(board: list[int], sq: int, by: int) -> bool:
 def in_check(pos: Position) -> bool:
     """Whether the side to move's Phoenix is attacked."""
     return attacked(pos.board, pos.kings[pos.side], pos.side ^ 1)
+
+
+def checking(pos: Position, moves: Iterable[int]) -> set[int]:
+    """Those of ``moves`` (legal, encoded) that check the opponent's Phoenix. The squares
+    from which each piece would attack it are found once, looking outwards from it; a move
+    checks directly when its piece, as it lands (promoted, or dropped), is one of those on its
+    target. A piece that is the first on one of the Phoenix's lines may also uncover a check
+    by leaving it (or slide along it): only its moves are played out, on a copy of the board."""
+    board = pos.board
+    us = pos.side
+    king = pos.kings[us ^ 1]
+    attackers = dict(LEAP_ATTACKERS[us][king])  # square -> codes that attack from there
+    first: set[int] = set()
+    out = OUT_RAYS[king]
+    masks_us = RAY_MASKS[us]
+    for d in SLIDING_DIRECTIONS[us]:
+        masks = masks_us[d]
+        for n, sq in enumerate(out[d]):
+            attackers[sq] = attackers.get(sq, 0) | masks[n]
+            if board[sq]:
+                first.add(sq)
+                break
+    found: set[int] = set()
+    scratch: list[int] | None = None
+    for move in moves:
+        origin, to = move >> 6 & 63, move & 63
+        piece = origin - DROP | us << 4 if origin >= DROP else board[origin]
+        landed = PROMOTED[piece] if move & PROMOTES else piece
+        if origin in first:
+            scratch = list(board) if scratch is None else scratch
+            taken = scratch[to]
+            scratch[origin], scratch[to] = 0, landed
+            if attacked(scratch, king, us):
+                found.add(move)
+            scratch[origin], scratch[to] = piece, taken
+        elif attackers.get(to, 0) >> landed & 1:
+            found.add(move)
+    return found
 
 
 def checkers_and_pins(
