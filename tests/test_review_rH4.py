@@ -1,0 +1,67 @@
+"""Review rH4: ToriShogi's refusals and words against its rulings (TS1-TS12)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.errors import IllegalAction
+from rules.torishogi import ToriShogiGame
+
+
+def refusal(game: ToriShogiGame, text: str) -> IllegalAction:
+    with pytest.raises(IllegalAction) as caught:
+        game.parse_action(text)
+    return caught.value
+
+
+# The Crane on d2 (4f) is pinned to its Phoenix on d1 (4g) by the Left Quail on d7 (4a).
+PINNED = "3l2k/7/7/7/4s2/3C3/3K3[-] w 0 1"
+# The Phoenix on d1 (4g) in check from the Left Quail on d7 (4a), a Crane in hand.
+CHECKED = "3l2k/7/7/7/7/7/3K3[C] w 0 1"
+
+
+def test_ts8_a_move_typed_by_piece_and_destination_is_refused_for_the_check_not_ts3() -> None:
+    """A pinned Crane typed 'Crane to 5e' (or 'Crane c3') is refused with "no Crane of yours
+    can go to 5e now (TS3)": TS3 is how pieces move, and a Crane does move there; the same
+    move typed 'd2c3' is rightly told "Crane 4f-5e would leave your Phoenix attacked (TS8)".
+    Likewise 'Phoenix to 4f' while in check along the d file cites TS3 though the Phoenix steps
+    there by its pattern ('d1d2' cites TS8). Whichever way a move is typed, the refusal should
+    name TS8 and say the Phoenix would be attacked."""
+    pinned = ToriShogiGame(PINNED)
+    assert refusal(pinned, "d2c3").rule == "TS8"  # the same move, typed with both squares
+    for typed in ("Crane to 5e", "Crane c3"):
+        error = refusal(pinned, typed)
+        assert error.rule == "TS8" and "Phoenix" in str(error), (typed, str(error))
+    checked = ToriShogiGame(CHECKED)
+    assert refusal(checked, "d1d2").rule == "TS8"
+    error = refusal(checked, "Phoenix to 4f")
+    assert error.rule == "TS8" and "Phoenix" in error.reason, str(error)
+
+
+def test_ts8_a_drop_in_double_check_is_not_told_it_does_not_block() -> None:
+    """In double check (the Quail on 4a down the file and the Crane on 5f beside the Phoenix),
+    'C@d4' is refused with "your Phoenix is in check and a drop on 4d does not block it": but
+    4d is on the Quail's line and does block that check. What is wrong is the second checker:
+    only a Phoenix move answers a double check. The refusal should say so (two pieces give
+    check) and list the Phoenix's moves, instead of a false reason and an empty list."""
+    game = ToriShogiGame("k2l3/7/7/7/7/2c4/3K3[C] w 0 1")
+    phoenix_moves = {m.readable for m in game.legal_actions()}
+    assert phoenix_moves == {"Phoenix 4gx5f", "Phoenix 4g-3g", "Phoenix 4g-3f"}
+    error = refusal(game, "C@d4")
+    assert error.rule == "TS8"
+    assert "does not block" not in error.reason, str(error)
+    assert set(error.allowed) == phoenix_moves, str(error)
+
+
+def test_ts3_refusals_about_an_eagle_read_an_eagle_not_a_eagle() -> None:
+    """A refused Eagle move reads "a Eagle on 4f cannot move to 6f (TS3)", and typing an Eagle
+    drop "a Eagle is never in hand": wrong English in the words a player reads at every refused
+    Eagle move (the Eagle is the only piece whose name starts with a vowel). They should read
+    "an Eagle"."""
+    game = ToriShogiGame("k6/7/7/7/7/3+F3/6K[S] w 0 1")
+    moved = refusal(game, "d2b2")
+    assert moved.rule == "TS3"
+    assert "a Eagle" not in str(moved), str(moved)
+    dropped = refusal(game, "Eagle drop 4d")
+    assert dropped.rule == "TS4"
+    assert "a Eagle" not in str(dropped), str(dropped)
