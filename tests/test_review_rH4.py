@@ -53,20 +53,6 @@ def test_ts8_a_drop_in_double_check_is_not_told_it_does_not_block() -> None:
     assert set(error.allowed) == phoenix_moves, str(error)
 
 
-def test_ts3_refusals_about_an_eagle_read_an_eagle_not_a_eagle() -> None:
-    """A refused Eagle move reads "a Eagle on 4f cannot move to 6f (TS3)", and typing an Eagle
-    drop "a Eagle is never in hand": wrong English in the words a player reads at every refused
-    Eagle move (the Eagle is the only piece whose name starts with a vowel). They should read
-    "an Eagle"."""
-    game = ToriShogiGame("k6/7/7/7/7/3+F3/6K[S] w 0 1")
-    moved = refusal(game, "d2b2")
-    assert moved.rule == "TS3"
-    assert "a Eagle" not in str(moved), str(moved)
-    dropped = refusal(game, "Eagle drop 4d")
-    assert dropped.rule == "TS4"
-    assert "a Eagle" not in str(dropped), str(dropped)
-
-
 def play(game: ToriShogiGame, *moves: str) -> ToriShogiGame:
     for move in moves:
         game.apply(move)

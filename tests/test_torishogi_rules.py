@@ -109,6 +109,20 @@ def test_ts3_phoenix_and_blocking() -> None:
     assert caught.value.rule in ("TS3", "TS4")
 
 
+def test_ts3_refusals_about_an_eagle_read_an_eagle_not_a_eagle() -> None:
+    """Regression: a refused Eagle move read "a Eagle on 4f cannot move to 6f" (and so did an
+    Eagle drop, and a move naming an Eagle that is not there)."""
+    game = ToriShogiGame("k6/7/7/7/7/3+F3/6K[S] w 0 1")
+    moved = refusal(game, "d2b2")
+    assert moved.rule == "TS3" and moved.reason == "an Eagle on 4f cannot move to 6f"
+    dropped = refusal(game, "Eagle drop 4d")
+    assert dropped.rule == "TS4"
+    assert dropped.reason == "an Eagle is never in hand: captures go to hand unpromoted"
+    named = refusal(game, "Eagle 1g-2g")
+    assert named.rule == "TS3" and named.reason == "1g holds your Phoenix, not an Eagle"
+    assert refusal(game, "Falcon 4f-5f").reason == "4f holds your Eagle, not a Falcon"
+
+
 def test_ts4_captures_go_to_hand_unpromoted_and_drop_anywhere_empty() -> None:
     game = ToriShogiGame("6k/7/7/3+f3/3C3/7/K6[-] w 0 1")
     event = game.apply("d3d4")

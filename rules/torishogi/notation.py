@@ -214,11 +214,12 @@ def _refuse_move(pos: Position, legal: Sequence[Move], spec: MoveSpec) -> Illega
     own = [m.readable for m in legal if m.origin == spec.origin]
     name = NAME[kind_of(piece)]
     if spec.kind is not None and spec.kind != kind_of(piece):
-        said = msg(
-            "{square} holds your {piece}, not a {named}",
-            square=origin,
-            piece=name,
-            named=NAME[spec.kind],
+        named = NAME[spec.kind]
+        held = {"square": origin, "piece": name, "named": named}
+        said = _with_article(
+            named,
+            msg("{square} holds your {piece}, not a {named}", **held),
+            msg("{square} holds your {piece}, not an {named}", **held),
         )
         return IllegalAction("TS3", said, own)
     there = board[spec.target]
@@ -226,11 +227,11 @@ def _refuse_move(pos: Position, legal: Sequence[Move], spec: MoveSpec) -> Illega
         said = msg("{square} holds your own {piece}", square=target, piece=NAME[kind_of(there)])
         return IllegalAction("TS4", said, own)
     if not reaches(board, spec.origin, spec.target):
-        said = msg(
-            "a {piece} on {origin} cannot move to {target}",
-            piece=name,
-            origin=origin,
-            target=target,
+        move = {"piece": name, "origin": origin, "target": target}
+        said = _with_article(
+            name,
+            msg("a {piece} on {origin} cannot move to {target}", **move),
+            msg("an {piece} on {origin} cannot move to {target}", **move),
         )
         return IllegalAction("TS3", said, own)
     if in_check(pos):
@@ -257,9 +258,12 @@ def _refuse_drop(pos: Position, legal: Sequence[Move], spec: MoveSpec) -> Illega
     name, target = NAME[spec.kind], SHOWN[spec.target]
     own = [m.readable for m in legal if m.origin is None and m.kind == spec.kind]
     if spec.kind not in HAND_KINDS:
-        return IllegalAction(
-            "TS4", msg("a {piece} is never in hand: captures go to hand unpromoted", piece=name)
+        said = _with_article(
+            name,
+            msg("a {piece} is never in hand: captures go to hand unpromoted", piece=name),
+            msg("an {piece} is never in hand: captures go to hand unpromoted", piece=name),
         )
+        return IllegalAction("TS4", said)
     if not pos.hands[pos.side][spec.kind]:
         return IllegalAction("TS4", msg("you have no {piece} in hand", piece=name))
     if pos.board[spec.target]:
@@ -289,3 +293,9 @@ def _refuse_drop(pos: Position, legal: Sequence[Move], spec: MoveSpec) -> Illega
         )
     said = msg("a Swallow drop on {square} would give checkmate", square=target)
     return IllegalAction("TS7", said, own)
+
+
+def _with_article(name: str, a: Text, an: Text) -> Text:
+    """``a``, or ``an`` when ``name`` starts with a vowel (the Eagle): English takes "an"
+    there, so such a text is two messages, one text in other languages."""
+    return an if name[0] in "AEIOU" else a
