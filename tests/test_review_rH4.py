@@ -20,24 +20,6 @@ PINNED = "3l2k/7/7/7/4s2/3C3/3K3[-] w 0 1"
 CHECKED = "3l2k/7/7/7/7/7/3K3[C] w 0 1"
 
 
-def test_ts8_a_move_typed_by_piece_and_destination_is_refused_for_the_check_not_ts3() -> None:
-    """A pinned Crane typed 'Crane to 5e' (or 'Crane c3') is refused with "no Crane of yours
-    can go to 5e now (TS3)": TS3 is how pieces move, and a Crane does move there; the same
-    move typed 'd2c3' is rightly told "Crane 4f-5e would leave your Phoenix attacked (TS8)".
-    Likewise 'Phoenix to 4f' while in check along the d file cites TS3 though the Phoenix steps
-    there by its pattern ('d1d2' cites TS8). Whichever way a move is typed, the refusal should
-    name TS8 and say the Phoenix would be attacked."""
-    pinned = ToriShogiGame(PINNED)
-    assert refusal(pinned, "d2c3").rule == "TS8"  # the same move, typed with both squares
-    for typed in ("Crane to 5e", "Crane c3"):
-        error = refusal(pinned, typed)
-        assert error.rule == "TS8" and "Phoenix" in str(error), (typed, str(error))
-    checked = ToriShogiGame(CHECKED)
-    assert refusal(checked, "d1d2").rule == "TS8"
-    error = refusal(checked, "Phoenix to 4f")
-    assert error.rule == "TS8" and "Phoenix" in error.reason, str(error)
-
-
 def test_ts8_a_drop_in_double_check_is_not_told_it_does_not_block() -> None:
     """In double check (the Quail on 4a down the file and the Crane on 5f beside the Phoenix),
     'C@d4' is refused with "your Phoenix is in check and a drop on 4d does not block it": but

@@ -209,6 +209,26 @@ def test_ts8_no_move_leaves_the_phoenix_attacked() -> None:
     }
 
 
+def test_ts8_a_move_typed_by_piece_and_destination_is_refused_for_the_check_not_ts3() -> None:
+    """Regression: a pinned Crane typed 'Crane to 5e' (or a Phoenix stepping along the line of
+    its check, 'Phoenix to 4f') was refused with "no Crane of yours can go to 5e now (TS3)",
+    though the piece moves there by its pattern; typed with both squares, the same move was
+    rightly refused with TS8. Now both forms say why the Phoenix forbids it."""
+    pinned = ToriShogiGame("3l2k/7/7/7/4s2/3C3/3K3[-] w 0 1")  # the Quail on 4a pins the Crane
+    assert refusal(pinned, "d2c3").reason == "Crane 4f-5e would leave your Phoenix attacked"
+    for typed in ("Crane to 5e", "Crane c3"):
+        error = refusal(pinned, typed)
+        assert error.rule == "TS8", typed
+        assert error.reason == "Crane 4f-5e would leave your Phoenix attacked", typed
+        assert error.allowed == ["Crane 4f-4e"]  # every move of a Crane
+    checked = ToriShogiGame("3l2k/7/7/7/7/7/3K3[C] w 0 1")  # the Quail on 4a checks
+    error = refusal(checked, "Phoenix to 4f")
+    assert error.rule == "TS8"
+    assert error.reason == "your Phoenix would be attacked on 4f"
+    assert refusal(checked, "d1d2").reason == error.reason
+    assert refusal(checked, "Swallow to 4f").rule == "TS3"  # no Swallow at all: TS3 still
+
+
 def test_ts9_checkmate_loses() -> None:
     game = ToriShogiGame("k6/7/1F5/7/7/7/6K[C] w 0 1")
     event = game.apply("C@b6")

@@ -166,7 +166,7 @@ def resolve(pos: Position, legal: Sequence[Move], spec: MoveSpec, text: str) -> 
                 return move
         raise _refuse_drop(pos, legal, spec)
     if spec.origin is None:
-        return _by_destination(legal, spec, text)
+        return _by_destination(pos, legal, spec, text)
     for move in legal:
         if move.origin == spec.origin and move.target == spec.target:
             if spec.kind is not None and spec.kind != move.kind:
@@ -181,7 +181,7 @@ def resolve(pos: Position, legal: Sequence[Move], spec: MoveSpec, text: str) -> 
     raise _refuse_move(pos, legal, spec)
 
 
-def _by_destination(legal: Sequence[Move], spec: MoveSpec, text: str) -> Move:
+def _by_destination(pos: Position, legal: Sequence[Move], spec: MoveSpec, text: str) -> Move:
     matches = [m for m in legal if m.kind == spec.kind and m.target == spec.target]
     if len(matches) == 1:
         return matches[0]
@@ -189,6 +189,13 @@ def _by_destination(legal: Sequence[Move], spec: MoveSpec, text: str) -> Move:
         raise AmbiguousAction(text, [m.readable for m in matches])
     assert spec.kind is not None
     allowed = [m.readable for m in legal if m.kind == spec.kind]
+    # A piece of that kind that gets there by its pattern is held back by something else
+    # (its Phoenix, TS8): say what, as the same move typed with both squares would.
+    mine = code(spec.kind, pos.side)
+    for origin, piece in enumerate(pos.board):
+        if piece == mine and reaches(pos.board, origin, spec.target):
+            refused = _refuse_move(pos, legal, MoveSpec(spec.target, spec.kind, origin))
+            raise IllegalAction(refused.rule, refused.reason, allowed)
     raise IllegalAction(
         "TS3",
         msg(
@@ -234,15 +241,15 @@ def _refuse_move(pos: Position, legal: Sequence[Move], spec: MoveSpec) -> Illega
             msg("an {piece} on {origin} cannot move to {target}", **move),
         )
         return IllegalAction("TS3", said, own)
-    if in_check(pos):
+    if kind_of(piece) == PHOENIX:
+        reason = msg("your Phoenix would be attacked on {square}", square=target)
+    elif in_check(pos):
         reason = msg(
             "your Phoenix is in check and {piece} {origin}-{target} does not answer it",
             piece=name,
             origin=origin,
             target=target,
         )
-    elif kind_of(piece) == PHOENIX:
-        reason = msg("your Phoenix would be attacked on {square}", square=target)
     else:
         reason = msg(
             "{piece} {origin}-{target} would leave your Phoenix attacked",
