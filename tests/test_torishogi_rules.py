@@ -229,6 +229,27 @@ def test_ts8_a_move_typed_by_piece_and_destination_is_refused_for_the_check_not_
     assert refusal(checked, "Swallow to 4f").rule == "TS3"  # no Swallow at all: TS3 still
 
 
+def test_ts8_a_drop_in_double_check_is_told_only_the_phoenix_may_move() -> None:
+    """Regression: in double check (the Quail on 4a down the file, the Crane on 5f beside the
+    Phoenix), 'C@d4' was refused as "a drop on 4d does not block it", though 4d blocks the
+    Quail, and listed no move. Only a Phoenix move answers two checkers: the refusal says so
+    and lists the Phoenix's moves, for a drop and for another piece's move alike."""
+    game = ToriShogiGame("k2l3/7/7/7/7/S1c4/3K3[C] w 0 1")
+    phoenix_moves = {m.readable for m in game.legal_actions()}
+    assert phoenix_moves == {"Phoenix 4gx5f", "Phoenix 4g-3g", "Phoenix 4g-3f"}
+    error = refusal(game, "C@d4")
+    assert error.rule == "TS8"
+    assert error.reason == "your Phoenix is in double check: only a Phoenix move answers it"
+    assert set(error.allowed) == phoenix_moves
+    moved = refusal(game, "a2a3")  # the Swallow's step
+    assert (moved.rule, moved.reason) == ("TS8", error.reason)
+    assert set(moved.allowed) == phoenix_moves
+    single = ToriShogiGame("k2l3/7/7/7/7/7/3K3[C] w 0 1")  # the Quail alone
+    assert refusal(single, "C@a4").reason == (
+        "your Phoenix is in check and a drop on 7d does not block it"
+    )
+
+
 def test_ts9_checkmate_loses() -> None:
     game = ToriShogiGame("k6/7/1F5/7/7/7/6K[C] w 0 1")
     event = game.apply("C@b6")

@@ -24,7 +24,7 @@ from rules.errors import AmbiguousAction, IllegalAction, MalformedAction, echo
 from rules.words import Text, msg, msg_n
 
 from .board import LAST_RANK, READ, SHOWN, SHOWN_FILES, SIZE, file_of
-from .movegen import in_check, reaches
+from .movegen import checkers_and_pins, reaches
 from .moves import Move
 from .pieces import (
     ALIASES,
@@ -241,9 +241,12 @@ def _refuse_move(pos: Position, legal: Sequence[Move], spec: MoveSpec) -> Illega
             msg("an {piece} on {origin} cannot move to {target}", **move),
         )
         return IllegalAction("TS3", said, own)
+    checkers = _checkers(pos)
     if kind_of(piece) == PHOENIX:
         reason = msg("your Phoenix would be attacked on {square}", square=target)
-    elif in_check(pos):
+    elif len(checkers) > 1:
+        return _double_check(legal)
+    elif checkers:
         reason = msg(
             "your Phoenix is in check and {piece} {origin}-{target} does not answer it",
             piece=name,
@@ -292,7 +295,10 @@ def _refuse_drop(pos: Position, legal: Sequence[Move], spec: MoveSpec) -> Illega
                 ),
                 own,
             )
-    if in_check(pos):
+    checkers, block, _pins = checkers_and_pins(pos.board, pos.kings[pos.side], pos.side)
+    if len(checkers) > 1:
+        return _double_check(legal)
+    if checkers and spec.target not in block:
         return IllegalAction(
             "TS8",
             msg("your Phoenix is in check and a drop on {square} does not block it", square=target),
@@ -300,6 +306,20 @@ def _refuse_drop(pos: Position, legal: Sequence[Move], spec: MoveSpec) -> Illega
         )
     said = msg("a Swallow drop on {square} would give checkmate", square=target)
     return IllegalAction("TS7", said, own)
+
+
+def _checkers(pos: Position) -> list[int]:
+    """The squares of the pieces checking the side to move's Phoenix."""
+    return checkers_and_pins(pos.board, pos.kings[pos.side], pos.side)[0]
+
+
+def _double_check(legal: Sequence[Move]) -> IllegalAction:
+    """TS8 with two checkers: no block or capture answers both, only the Phoenix's moves."""
+    return IllegalAction(
+        "TS8",
+        msg("your Phoenix is in double check: only a Phoenix move answers it"),
+        [m.readable for m in legal if m.kind == PHOENIX],
+    )
 
 
 def _with_article(name: str, a: Text, an: Text) -> Text:
