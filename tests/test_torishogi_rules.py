@@ -313,6 +313,30 @@ def test_ts10_mutual_perpetual_check_is_a_draw() -> None:
     assert repetition_outcome(history[:-2]) is None
 
 
+def test_ts10_a_move_that_loses_by_repetition_is_warned_of_before_it_is_played() -> None:
+    """Regression: the Falcon move that made the start position a fourth time, and lost at
+    once, was offered in the menus as a plain "to 4b": ``warnings`` said nothing of any move.
+    Now a move that would lose (or draw) by TS10 is warned of; one that wins by it is not."""
+    game = ToriShogiGame()
+    shuffle = ("d2c2", "d6c6", "c2d2", "c6d6")
+    play(game, *shuffle, *shuffle, *shuffle[:3])
+    assert game.warnings(["c6d6", "a7a6"]) == (
+        "it would repeat a position a fourth time: you would lose by fourfold repetition (TS10)",
+        "",
+    )
+    assert play(game.copy(), "c6d6").outcome() == Outcome(C, "fourfold repetition")
+    assert not any(ToriShogiGame().warnings([m.uci for m in ToriShogiGame().legal_moves()]))
+    # The checker's move that repeats loses by perpetual check; the checked side's wins.
+    checker = play(ToriShogiGame("k6/7/2+F4/7/7/7/6K[-] b 0 1"), "a7b7", *CYCLE, *CYCLE)
+    play(checker, *CYCLE[:2])
+    assert checker.warnings(["d5c5"]) == (
+        "it would repeat a position a fourth time: you would lose by perpetual check (TS10)",
+    )
+    checked = play(ToriShogiGame(CHASE), *CYCLE, *CYCLE, *CYCLE[:3])
+    assert checked.warnings(["a7b7"]) == ("",)
+    assert play(checked, "a7b7").outcome() == Outcome(O, "perpetual check")
+
+
 def test_ts11_resign_and_agreed_draw() -> None:
     game = ToriShogiGame()
     game.apply("c3c4")
