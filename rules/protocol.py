@@ -324,8 +324,9 @@ class GameState(Protocol[A, E_co, T, V_co]):
     def warnings(self, notations: Sequence[str]) -> tuple[str, ...]:
         """What the rules will hold against each of these legal actions of ``side`` if it
         is staged now, as far as ``side`` can know ("" for nothing): TORA warns of a command
-        piece the turn could not end with where the action leaves it (R30). It may cost a
-        search per action, so menus ask for the actions they show."""
+        piece the turn could not end with where the action leaves it (R30), ToriShogi of a
+        move that would lose by repetition (TS10). It may cost a search per action, so
+        menus ask for the actions they show."""
         ...
 
     def parse_action(self, text: str) -> A:

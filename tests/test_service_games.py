@@ -138,6 +138,24 @@ async def test_a_new_torishogi_move_replaces_the_staged_one_and_a_refused_one_ch
     assert "Swallow moves 7e-7d" in channel_texts(h)[-1]
 
 
+async def test_ts9_a_replacing_move_that_mates_is_staged_with_its_checkmate_said(
+    h: Harness,
+) -> None:
+    """Regression: a move staged in place of another lost its note, so the Crane drop that
+    mates said "(checkmate)" when staged first and nothing when it replaced a quiet move."""
+    fen = "k6/7/1F5/7/7/7/6K[CS] w 0 1"
+    await started(h, options={"fen": fen})
+    direct = await h.service.play(HERE, ANN, "C@b6")
+    assert direct.text.startswith("Staged: Crane drop 6b (checkmate).")
+    await h.service.undo(HERE, ANN)
+    quiet = await h.service.play(HERE, ANN, "S@g2")
+    assert quiet.text.startswith("Staged: Swallow drop 1f.")
+    replaced = await h.service.play(HERE, ANN, "C@b6")
+    assert replaced.text.startswith(
+        "Staged Crane drop 6b (checkmate) in place of Swallow drop 1f.\n"
+    ), replaced.text
+
+
 async def test_the_move_that_ends_the_game_opens_the_end_post(h: Harness) -> None:
     """Regression: the end post said who won, but the move that ended the game was never
     told in words (after a turn, the match's end dropped the turn's headline and actions):

@@ -109,6 +109,20 @@ def test_ts3_phoenix_and_blocking() -> None:
     assert caught.value.rule in ("TS3", "TS4")
 
 
+def test_ts3_refusals_about_an_eagle_read_an_eagle_not_a_eagle() -> None:
+    """Regression: a refused Eagle move read "a Eagle on 4f cannot move to 6f" (and so did an
+    Eagle drop, and a move naming an Eagle that is not there)."""
+    game = ToriShogiGame("k6/7/7/7/7/3+F3/6K[S] w 0 1")
+    moved = refusal(game, "d2b2")
+    assert moved.rule == "TS3" and moved.reason == "an Eagle on 4f cannot move to 6f"
+    dropped = refusal(game, "Eagle drop 4d")
+    assert dropped.rule == "TS4"
+    assert dropped.reason == "an Eagle is never in hand: captures go to hand unpromoted"
+    named = refusal(game, "Eagle 1g-2g")
+    assert named.rule == "TS3" and named.reason == "1g holds your Phoenix, not an Eagle"
+    assert refusal(game, "Falcon 4f-5f").reason == "4f holds your Eagle, not a Falcon"
+
+
 def test_ts4_captures_go_to_hand_unpromoted_and_drop_anywhere_empty() -> None:
     game = ToriShogiGame("6k/7/7/3+f3/3C3/7/K6[-] w 0 1")
     event = game.apply("d3d4")
@@ -195,6 +209,47 @@ def test_ts8_no_move_leaves_the_phoenix_attacked() -> None:
     }
 
 
+def test_ts8_a_move_typed_by_piece_and_destination_is_refused_for_the_check_not_ts3() -> None:
+    """Regression: a pinned Crane typed 'Crane to 5e' (or a Phoenix stepping along the line of
+    its check, 'Phoenix to 4f') was refused with "no Crane of yours can go to 5e now (TS3)",
+    though the piece moves there by its pattern; typed with both squares, the same move was
+    rightly refused with TS8. Now both forms say why the Phoenix forbids it."""
+    pinned = ToriShogiGame("3l2k/7/7/7/4s2/3C3/3K3[-] w 0 1")  # the Quail on 4a pins the Crane
+    assert refusal(pinned, "d2c3").reason == "Crane 4f-5e would leave your Phoenix attacked"
+    for typed in ("Crane to 5e", "Crane c3"):
+        error = refusal(pinned, typed)
+        assert error.rule == "TS8", typed
+        assert error.reason == "Crane 4f-5e would leave your Phoenix attacked", typed
+        assert error.allowed == ["Crane 4f-4e"]  # every move of a Crane
+    checked = ToriShogiGame("3l2k/7/7/7/7/7/3K3[C] w 0 1")  # the Quail on 4a checks
+    error = refusal(checked, "Phoenix to 4f")
+    assert error.rule == "TS8"
+    assert error.reason == "your Phoenix would be attacked on 4f"
+    assert refusal(checked, "d1d2").reason == error.reason
+    assert refusal(checked, "Swallow to 4f").rule == "TS3"  # no Swallow at all: TS3 still
+
+
+def test_ts8_a_drop_in_double_check_is_told_only_the_phoenix_may_move() -> None:
+    """Regression: in double check (the Quail on 4a down the file, the Crane on 5f beside the
+    Phoenix), 'C@d4' was refused as "a drop on 4d does not block it", though 4d blocks the
+    Quail, and listed no move. Only a Phoenix move answers two checkers: the refusal says so
+    and lists the Phoenix's moves, for a drop and for another piece's move alike."""
+    game = ToriShogiGame("k2l3/7/7/7/7/S1c4/3K3[C] w 0 1")
+    phoenix_moves = {m.readable for m in game.legal_actions()}
+    assert phoenix_moves == {"Phoenix 4gx5f", "Phoenix 4g-3g", "Phoenix 4g-3f"}
+    error = refusal(game, "C@d4")
+    assert error.rule == "TS8"
+    assert error.reason == "your Phoenix is in double check: only a Phoenix move answers it"
+    assert set(error.allowed) == phoenix_moves
+    moved = refusal(game, "a2a3")  # the Swallow's step
+    assert (moved.rule, moved.reason) == ("TS8", error.reason)
+    assert set(moved.allowed) == phoenix_moves
+    single = ToriShogiGame("k2l3/7/7/7/7/7/3K3[C] w 0 1")  # the Quail alone
+    assert refusal(single, "C@a4").reason == (
+        "your Phoenix is in check and a drop on 7d does not block it"
+    )
+
+
 def test_ts9_checkmate_loses() -> None:
     game = ToriShogiGame("k6/7/1F5/7/7/7/6K[C] w 0 1")
     event = game.apply("C@b6")
@@ -256,6 +311,30 @@ def test_ts10_mutual_perpetual_check_is_a_draw() -> None:
     history = [(key_a, True), (key_b, True)] * 3 + [(key_a, True)]
     assert repetition_outcome(history) == Outcome(None, "mutual perpetual check")
     assert repetition_outcome(history[:-2]) is None
+
+
+def test_ts10_a_move_that_loses_by_repetition_is_warned_of_before_it_is_played() -> None:
+    """Regression: the Falcon move that made the start position a fourth time, and lost at
+    once, was offered in the menus as a plain "to 4b": ``warnings`` said nothing of any move.
+    Now a move that would lose (or draw) by TS10 is warned of; one that wins by it is not."""
+    game = ToriShogiGame()
+    shuffle = ("d2c2", "d6c6", "c2d2", "c6d6")
+    play(game, *shuffle, *shuffle, *shuffle[:3])
+    assert game.warnings(["c6d6", "a7a6"]) == (
+        "it would repeat a position a fourth time: you would lose by fourfold repetition (TS10)",
+        "",
+    )
+    assert play(game.copy(), "c6d6").outcome() == Outcome(C, "fourfold repetition")
+    assert not any(ToriShogiGame().warnings([m.uci for m in ToriShogiGame().legal_moves()]))
+    # The checker's move that repeats loses by perpetual check; the checked side's wins.
+    checker = play(ToriShogiGame("k6/7/2+F4/7/7/7/6K[-] b 0 1"), "a7b7", *CYCLE, *CYCLE)
+    play(checker, *CYCLE[:2])
+    assert checker.warnings(["d5c5"]) == (
+        "it would repeat a position a fourth time: you would lose by perpetual check (TS10)",
+    )
+    checked = play(ToriShogiGame(CHASE), *CYCLE, *CYCLE, *CYCLE[:3])
+    assert checked.warnings(["a7b7"]) == ("",)
+    assert play(checked, "a7b7").outcome() == Outcome(O, "perpetual check")
 
 
 def test_ts11_resign_and_agreed_draw() -> None:

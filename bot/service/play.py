@@ -11,6 +11,7 @@ from functools import partial
 
 from bot.i18n import _, ngettext, word
 from rules import ActionError, GameState, Side, game_type
+from rules.protocol import GameEvent
 from storage.matches.log import GAME_LEVEL_WORDS
 
 from . import announce, finding, showing
@@ -110,12 +111,15 @@ async def play(ctx: Context, table: Table, user: User, text: str, *, preview: bo
     except ActionError as exc:
         raise ActionRefused(exc) from None
     texts = match.game.staged()[-len(events) :]  # as people read them (ToriShogi: TS1)
-    said = [
-        t + (f" ({word(e.note)})" if e.note else "") for t, e in zip(texts, events, strict=True)
-    ]
+    said = [_noted(t, e) for t, e in zip(texts, events, strict=True)]
     return await staged_reply(
         ctx, table, side, _("Staged: {actions}.", actions="; ".join(said)), preview
     )
+
+
+def _noted(text: str, event: GameEvent) -> str:
+    """A staged action as people read it, with what the rules note of it ("check")."""
+    return f"{text} ({word(event.note)})" if event.note else text
 
 
 def replaces(game: GameState) -> bool:
@@ -140,8 +144,8 @@ async def _replace(ctx: Context, table: Table, side: Side, text: str, preview: b
     except ActionError as exc:
         raise ActionRefused(exc) from None
     old = await ctx.offload.step(match.game, match.undo)
-    await ctx.offload.step(match.game, partial(match.act, text))
-    new = match.game.staged()[-1]
+    event = await ctx.offload.step(match.game, partial(match.act, text))
+    new = _noted(match.game.staged()[-1], event)
     head = _("Staged {new} in place of {old}.", new=new, old=old)
     return await staged_reply(ctx, table, side, head, preview)
 

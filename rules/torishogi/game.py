@@ -13,6 +13,7 @@ labels) is the readable form in the board's coordinates (TS1, TS12), which ``app
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Self
 
 from rules.errors import IllegalAction
@@ -29,7 +30,7 @@ from .movegen import in_check, legal_moves
 from .moves import Move, describe
 from .notation import read_spec, resolve
 from .position import Key, Position
-from .rulings import REASONS, no_move_outcome, repetition_outcome
+from .rulings import REASONS, no_move_outcome, repetition_outcome, repetition_warnings
 from .view import View, build_view
 
 TURN_RULE = "TS1"  # the players take turns, one move each
@@ -129,6 +130,12 @@ class ToriShogiGame(NoPoints, OneMoveMachine[Move, Event, Position, Turn]):
 
     def menu_and_choices(self) -> tuple[tuple[ChoiceGroup, ...], tuple[Choice, ...]]:
         return menu_and_choices_of(build_menu(self.pos, self.legal_actions()))
+
+    def warnings(self, notations: Sequence[str]) -> tuple[str, ...]:
+        """TS10 before a move is staged: one that would make a position the fourth time and
+        lose (or draw) by it. Judged on the confirmed position, which a staged move that
+        another would replace is not in."""
+        return repetition_warnings(self.pos, self.history, self.legal_moves(), notations)
 
     def prompt(self) -> Text:
         return msg("Choose a piece, on the board or in hand")

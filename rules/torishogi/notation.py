@@ -24,7 +24,7 @@ from rules.errors import AmbiguousAction, IllegalAction, MalformedAction, echo
 from rules.words import Text, msg, msg_n
 
 from .board import LAST_RANK, READ, SHOWN, SHOWN_FILES, SIZE, file_of
-from .movegen import in_check, reaches
+from .movegen import checkers_and_pins, reaches
 from .moves import Move
 from .pieces import (
     ALIASES,
@@ -166,7 +166,7 @@ def resolve(pos: Position, legal: Sequence[Move], spec: MoveSpec, text: str) -> 
                 return move
         raise _refuse_drop(pos, legal, spec)
     if spec.origin is None:
-        return _by_destination(legal, spec, text)
+        return _by_destination(pos, legal, spec, text)
     for move in legal:
         if move.origin == spec.origin and move.target == spec.target:
             if spec.kind is not None and spec.kind != move.kind:
@@ -181,7 +181,7 @@ def resolve(pos: Position, legal: Sequence[Move], spec: MoveSpec, text: str) -> 
     raise _refuse_move(pos, legal, spec)
 
 
-def _by_destination(legal: Sequence[Move], spec: MoveSpec, text: str) -> Move:
+def _by_destination(pos: Position, legal: Sequence[Move], spec: MoveSpec, text: str) -> Move:
     matches = [m for m in legal if m.kind == spec.kind and m.target == spec.target]
     if len(matches) == 1:
         return matches[0]
@@ -189,6 +189,13 @@ def _by_destination(legal: Sequence[Move], spec: MoveSpec, text: str) -> Move:
         raise AmbiguousAction(text, [m.readable for m in matches])
     assert spec.kind is not None
     allowed = [m.readable for m in legal if m.kind == spec.kind]
+    # A piece of that kind that gets there by its pattern is held back by something else
+    # (its Phoenix, TS8): say what, as the same move typed with both squares would.
+    mine = code(spec.kind, pos.side)
+    for origin, piece in enumerate(pos.board):
+        if piece == mine and reaches(pos.board, origin, spec.target):
+            refused = _refuse_move(pos, legal, MoveSpec(spec.target, spec.kind, origin))
+            raise IllegalAction(refused.rule, refused.reason, allowed)
     raise IllegalAction(
         "TS3",
         msg(
@@ -214,11 +221,12 @@ def _refuse_move(pos: Position, legal: Sequence[Move], spec: MoveSpec) -> Illega
     own = [m.readable for m in legal if m.origin == spec.origin]
     name = NAME[kind_of(piece)]
     if spec.kind is not None and spec.kind != kind_of(piece):
-        said = msg(
-            "{square} holds your {piece}, not a {named}",
-            square=origin,
-            piece=name,
-            named=NAME[spec.kind],
+        named = NAME[spec.kind]
+        held = {"square": origin, "piece": name, "named": named}
+        said = _with_article(
+            named,
+            msg("{square} holds your {piece}, not a {named}", **held),
+            msg("{square} holds your {piece}, not an {named}", **held),
         )
         return IllegalAction("TS3", said, own)
     there = board[spec.target]
@@ -226,22 +234,25 @@ def _refuse_move(pos: Position, legal: Sequence[Move], spec: MoveSpec) -> Illega
         said = msg("{square} holds your own {piece}", square=target, piece=NAME[kind_of(there)])
         return IllegalAction("TS4", said, own)
     if not reaches(board, spec.origin, spec.target):
-        said = msg(
-            "a {piece} on {origin} cannot move to {target}",
-            piece=name,
-            origin=origin,
-            target=target,
+        move = {"piece": name, "origin": origin, "target": target}
+        said = _with_article(
+            name,
+            msg("a {piece} on {origin} cannot move to {target}", **move),
+            msg("an {piece} on {origin} cannot move to {target}", **move),
         )
         return IllegalAction("TS3", said, own)
-    if in_check(pos):
+    checkers = _checkers(pos)
+    if kind_of(piece) == PHOENIX:
+        reason = msg("your Phoenix would be attacked on {square}", square=target)
+    elif len(checkers) > 1:
+        return _double_check(legal)
+    elif checkers:
         reason = msg(
             "your Phoenix is in check and {piece} {origin}-{target} does not answer it",
             piece=name,
             origin=origin,
             target=target,
         )
-    elif kind_of(piece) == PHOENIX:
-        reason = msg("your Phoenix would be attacked on {square}", square=target)
     else:
         reason = msg(
             "{piece} {origin}-{target} would leave your Phoenix attacked",
@@ -257,9 +268,12 @@ def _refuse_drop(pos: Position, legal: Sequence[Move], spec: MoveSpec) -> Illega
     name, target = NAME[spec.kind], SHOWN[spec.target]
     own = [m.readable for m in legal if m.origin is None and m.kind == spec.kind]
     if spec.kind not in HAND_KINDS:
-        return IllegalAction(
-            "TS4", msg("a {piece} is never in hand: captures go to hand unpromoted", piece=name)
+        said = _with_article(
+            name,
+            msg("a {piece} is never in hand: captures go to hand unpromoted", piece=name),
+            msg("an {piece} is never in hand: captures go to hand unpromoted", piece=name),
         )
+        return IllegalAction("TS4", said)
     if not pos.hands[pos.side][spec.kind]:
         return IllegalAction("TS4", msg("you have no {piece} in hand", piece=name))
     if pos.board[spec.target]:
@@ -281,7 +295,10 @@ def _refuse_drop(pos: Position, legal: Sequence[Move], spec: MoveSpec) -> Illega
                 ),
                 own,
             )
-    if in_check(pos):
+    checkers, block, _pins = checkers_and_pins(pos.board, pos.kings[pos.side], pos.side)
+    if len(checkers) > 1:
+        return _double_check(legal)
+    if checkers and spec.target not in block:
         return IllegalAction(
             "TS8",
             msg("your Phoenix is in check and a drop on {square} does not block it", square=target),
@@ -289,3 +306,23 @@ def _refuse_drop(pos: Position, legal: Sequence[Move], spec: MoveSpec) -> Illega
         )
     said = msg("a Swallow drop on {square} would give checkmate", square=target)
     return IllegalAction("TS7", said, own)
+
+
+def _checkers(pos: Position) -> list[int]:
+    """The squares of the pieces checking the side to move's Phoenix."""
+    return checkers_and_pins(pos.board, pos.kings[pos.side], pos.side)[0]
+
+
+def _double_check(legal: Sequence[Move]) -> IllegalAction:
+    """TS8 with two checkers: no block or capture answers both, only the Phoenix's moves."""
+    return IllegalAction(
+        "TS8",
+        msg("your Phoenix is in double check: only a Phoenix move answers it"),
+        [m.readable for m in legal if m.kind == PHOENIX],
+    )
+
+
+def _with_article(name: str, a: Text, an: Text) -> Text:
+    """``a``, or ``an`` when ``name`` starts with a vowel (the Eagle): English takes "an"
+    there, so such a text is two messages, one text in other languages."""
+    return an if name[0] in "AEIOU" else a

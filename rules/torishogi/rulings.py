@@ -1,12 +1,18 @@
-"""How a game ends after a move (TS9, TS10), judged when a turn is confirmed."""
+"""How a game ends after a move (TS9, TS10), judged when a turn is confirmed; and the warning
+of a move that would end it against its player by repetition (TS10), before it is staged."""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
+
 from rules.sides import Outcome, Side
 from rules.turn import ENDINGS
-from rules.words import msg
+from rules.words import Text, msg
 
-from .position import Key
+from .movegen import in_check
+from .moves import Move
+from .position import Key, Position
 
 REPETITIONS = 4
 
@@ -42,6 +48,53 @@ def repetition_outcome(history: list[tuple[Key, bool]]) -> Outcome | None:
     if to_move_checks:
         return Outcome(mover, "perpetual check")
     return Outcome(to_move, "fourfold repetition")
+
+
+def repetition_warnings(
+    pos: Position, history: list[tuple[Key, bool]], legal: Sequence[Move], notations: Sequence[str]
+) -> tuple[str, ...]:
+    """For each of the moves ``notations`` names among the ``legal`` ones of ``pos``, the
+    last position of ``history``: what TS10 would hold against it, "" for nothing. Only a
+    position seen three times already can occur a fourth time, so unless one has, no move is
+    even looked at: the menus ask for this at every look, and a repetition is rare."""
+    seen = Counter(key for key, _checked in history)
+    due = {key for key, times in seen.items() if times >= REPETITIONS - 1}
+    if not due:
+        return ("",) * len(notations)
+    code_of = {move.uci: move.code for move in legal}
+    trial = pos.copy()
+    return tuple(_repetition_warning(trial, code_of[n], history, due) for n in notations)
+
+
+def _repetition_warning(
+    trial: Position, move: int, history: list[tuple[Key, bool]], due: set[Key]
+) -> str:
+    """The warning of ``move`` when it makes a position of ``due`` and the mover does not
+    win by it (the checked side's move ending a perpetual check wins)."""
+    mover = Side(trial.side)
+    token = trial.make(move)
+    key = trial.key()
+    checked = key in due and in_check(trial)
+    trial.unmake(move, token)
+    if key not in due:
+        return ""
+    outcome = repetition_outcome([*history, (key, checked)])
+    if outcome is None or outcome.winner == mover:
+        return ""
+    return _repeat_warning(outcome)
+
+
+def _repeat_warning(outcome: Outcome) -> Text:
+    reason = REASONS[outcome.reason]
+    if outcome.winner is None:
+        return msg(
+            "it would repeat a position a fourth time: the game would be drawn by {reason} (TS10)",
+            reason=reason,
+        )
+    return msg(
+        "it would repeat a position a fourth time: you would lose by {reason} (TS10)",
+        reason=reason,
+    )
 
 
 def no_move_outcome(to_move: Side, checked: bool) -> Outcome:
