@@ -122,3 +122,23 @@ async def test_a_planned_monkey_answer_is_not_then_told_as_the_opponents_unanswe
     told = dms(h, BOB)
     assert any("your planned reply flip none was played" in text for text in told), told[-2:]
     assert not any("ann played flip none" in text for text in told), told[-1]
+
+
+async def test_a_plan_saved_on_the_web_page_can_be_cancelled_there(tmp_path) -> None:
+    """The web board's plan mode saves a plan and lists it ("if bob plays c5c4, you play
+    a3a4"), but offers no way to cancel it: its steps are only done, save, undo and new
+    (``planning.plan_verbs``, ``drafting.STEPS``), so a player on the web who changes their
+    mind must go to Discord's `/tora plans cancel:` (the plan panel has no cancel either).
+    The page (and the panel) should offer to cancel a listed plan."""
+    from web_world import World
+
+    async with World(tmp_path / "web.sqlite3") as w:
+        match = await w.playing(Terms(game="torishogi"))
+        token = await w.token(match, Side.CHALLENGER)
+        await w.post("act", token, {"stamp": 1, "notation": "c3c4"})
+        await w.post("end", token, {"stamp": 1})
+        await w.post("plan", token, {"stamp": 2, "pick": "c5c4"})
+        await w.post("plan", token, {"stamp": 2, "pick": "a3a4"})
+        _, plan, _ = await w.post("plan", token, {"stamp": 2, "step": "save"})
+        assert plan["plans"] == ["if bob plays c5c4, you play a3a4"]
+        assert any("cancel" in step for step in plan["steps"]), plan["steps"]
