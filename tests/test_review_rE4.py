@@ -142,3 +142,29 @@ async def test_a_plan_saved_on_the_web_page_can_be_cancelled_there(tmp_path) -> 
         _, plan, _ = await w.post("plan", token, {"stamp": 2, "step": "save"})
         assert plan["plans"] == ["if bob plays c5c4, you play a3a4"]
         assert any("cancel" in step for step in plan["steps"]), plan["steps"]
+
+
+async def test_a_plan_made_during_the_opponents_monkey_answer_cannot_reply_with_their_move(
+    h: Harness,
+) -> None:
+    """Torii (TI15): ann's turn waits for bob's answer for his Monkey, so bob is to act and
+    ann may plan. `/tora plans add:flip none > 1 f4` is saved as "if bob plays flip none,
+    you play 1 f4", but after bob's answer it is bob's own turn: 1 f4 is a move of bob's
+    Monkey (``plans.played_out`` plays the reply for whoever is to act). The plan can never
+    be played as told (it is dropped at bob's next turn, "none of your plans answers"). It
+    should be refused, saying that ann's reply comes only after bob's own turn."""
+    from test_service_games import torii_until_the_monkeys_pause
+
+    await torii_until_the_monkeys_pause(h)
+    table = await h.service._table(HERE.channel_id)
+    assert table.game.deciding and table.game.side == Side.OPPOSITION
+    mine = table.game.for_player(Side.CHALLENGER)
+    mine.apply("flip none")
+    mine.end_turn()
+    assert mine.side == Side.OPPOSITION  # bob's own turn follows his answer
+    bobs_move = mine.notation(mine.legal_actions()[0])
+    try:
+        said = (await h.service.plans(HERE, ANN, add=f"flip none > {bobs_move}")).text
+    except Refused:
+        return
+    raise AssertionError(f"a reply that is bob's own move was saved as ann's plan: {said}")
