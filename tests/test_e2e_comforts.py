@@ -341,6 +341,20 @@ async def test_a_servers_clock_times_change_without_naming_its_clock_again(
         assert "2 days per turn and a bank of 10 days" in named.text, named.text
 
 
+async def test_a_clock_time_of_nothing_is_refused_not_made_the_default(tmp_path: Path) -> None:
+    """`bank:0s` was taken for a bank left out: the challenge was posted with a bank of 7
+    days, and the server's settings said "Saved." keeping the old bank."""
+    async with Stage(tmp_path, ("carl", "admin")) as stage:
+        done = await stage.slash("carl", "challenge", clock="bank", bank="0s")
+        await stage.quiet()
+        posted = "\n".join(m.text() for m in stage.emu.messages(stage.channel))
+        assert "a bank of 7 days" not in posted, posted
+        assert "`bank:0s` gives the clock no time" in done.text, done.text
+        for typed in ({"clock": "bank", "bank": "0s"}, {"clock": "increment", "increment": "0m"}):
+            kept = await stage.slash("admin", "admin", "settings", **typed)
+            assert "gives the clock no time" in kept.text, kept.text
+
+
 def route(game: ToriShogiGame, notation: str) -> tuple[str, str, str | None]:
     group = next(c.group for c in game.choices() if c.notation == notation)
     return menus.route(game.menu(), game.choices(group), notation)

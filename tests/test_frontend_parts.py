@@ -51,6 +51,8 @@ class Ticks:
         ("45 MIN", 2700),
         ("1.5h", 5400),
         ("30s", 30),
+        ("３d", 3 * 86400),  # noqa: RUF001 (full-width, as a Japanese input method types it)
+        ("１ｈ３０ｍ", 5400),  # noqa: RUF001
     ],
 )
 def test_durations_are_read_as_players_write_them(text: str, seconds: float) -> None:
@@ -411,6 +413,22 @@ def test_a_ruling_id_typed_with_a_space_finds_that_ruling() -> None:
     """`R 25` is R25, not ToriShogi's Right Quail (R) nor a word search for `TS 5`."""
     for typed, wanted in (("R 25", "R25"), ("TS 5", "TS5"), ("ti 15", "TI15")):
         assert rulebook.lookup(typed) == rulebook.lookup(wanted), rulebook.lookup(typed)[:120]
+
+
+def test_rules_autocomplete_offers_a_ruling_id_typed_with_a_space() -> None:
+    """`/tora rules topic:r 25` finds R25, but its autocomplete offered nothing while it was
+    typed: the suggestions compared the raw text with "R25 Trapped · TORA"."""
+    for typed, wanted in (("r 25", "R25 "), ("TS 5", "TS5 "), ("ti 1", "TI15 ")):
+        assert any(name.startswith(wanted) for name in rulebook.topics(typed)), typed
+
+
+def test_a_ruling_id_in_full_width_characters_is_found() -> None:
+    """`/tora rules topic:R25` in full-width characters, as a Japanese input method types
+    it, was told no ruling mentions it; full-width letters and digits are read as ASCII
+    (NFKC), in the suggestions too."""
+    assert rulebook.lookup("Ｒ２５") == rulebook.lookup("R25")  # noqa: RUF001
+    assert rulebook.lookup("ＴＳ　５") == rulebook.lookup("TS5")  # noqa: RUF001
+    assert any(name.startswith("R25 ") for name in rulebook.topics("Ｒ２５"))  # noqa: RUF001
 
 
 def test_each_game_has_its_own_quick_start() -> None:

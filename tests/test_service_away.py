@@ -19,7 +19,7 @@ from bot.app.callers import Caller
 from bot.app.time_off import TimeOff
 from bot.service import Place, Refused, Terms, User
 from bot.service.guild import GuildSettings, save_guild
-from bot.service.people import PlayerSettings, load_player, save_player
+from bot.service.people import PlayerSettings, checked_zone, load_player, save_player
 from bot.service.testing import PRIVATE, Harness
 from storage import DatabaseUnavailable, players
 
@@ -376,6 +376,51 @@ async def test_away_naming_both_days_and_until_is_refused(h: Harness) -> None:
     with pytest.raises(Unusable, match="not both"):
         await TimeOff(h.running).away(caller, days=3, until="2027-01-20")
     assert await h.running._ctx.store.aways(HERE.guild_id, [ANN.id], h.clock.now()) == []
+
+
+async def test_away_until_a_date_in_another_form_is_told_how_to_write_a_date(
+    h: Harness,
+) -> None:
+    """`/tora away until:2027/03/01` (or `01.03.2027`) was told it is not a duration, never
+    how to write the date the option takes."""
+    caller = Caller(ANN, HERE.guild_id, HERE.channel_id)
+    for typed in ("2027/03/01", "01.03.2027", "1 3 2027"):
+        with pytest.raises(Unusable, match="write it as `2027-03-01`"):
+            await TimeOff(h.running).away(caller, until=typed)
+
+
+def test_a_time_zone_typed_in_any_case_is_taken_as_spelled() -> None:
+    """`/tora settings timezone:utc` was refused, offering `UTC`: zones were matched
+    case-sensitively."""
+    for typed, spelled in (("utc", "UTC"), ("europe/paris", "Europe/Paris"), ("UTC", "UTC")):
+        assert checked_zone(typed) == spelled
+    with pytest.raises(Refused, match="not a time zone I know"):
+        checked_zone("europe/atlantis")
+
+
+async def test_away_with_start_and_until_both_past_is_refused_not_stored_backwards(
+    h: Harness,
+) -> None:
+    """`/tora away start:2027-01-01 until:2027-01-05` on 15 January stored a time away from
+    now until 10 days ago and told the opponent of it (the start was moved to now after
+    `until` was checked against the typed start)."""
+    await started(h)
+    caller = Caller(ANN, HERE.guild_id, HERE.channel_id)
+    with pytest.raises(Unusable, match="would end in the past"):
+        await TimeOff(h.running).away(caller, start="2027-01-01", until="2027-01-05")
+    assert await h.running._ctx.store.aways(HERE.guild_id, [ANN.id], 0) == []
+
+
+async def test_away_from_a_past_start_counts_the_days_from_now(h: Harness) -> None:
+    """`/tora away start:2027-01-10 until:2027-01-16` on Friday 15 January answered "(6 days;
+    8 of 14 left this year)" though the time away stored runs from now: the days were
+    counted from the typed start."""
+    await started(h)
+    caller = Caller(ANN, HERE.guild_id, HERE.channel_id)
+    answer = await TimeOff(h.running).away(caller, start="2027-01-10", until="2027-01-16")
+    assert "(1 day; 13 of 14 left this year)" in answer.text, answer.text
+    status = await h.running.away_days(HERE.guild_id, ANN)
+    assert "13 away days left" in status.text
 
 
 async def test_a_players_settings_cut_off_by_a_failure_are_saved_whole_or_not_at_all(

@@ -669,6 +669,21 @@ async def test_autocomplete_finds_actions_by_any_part_best_first(h: Harness) -> 
     assert all(text.startswith("G v5h9-v4h9; Archer v5h7: ") for text, _value in turn)
 
 
+async def test_autocomplete_after_many_typed_actions_keeps_the_new_actions_words_whole(
+    h: Harness,
+) -> None:
+    """After six actions typed with `;`, the suggestions were each cut at 100 characters to
+    "G v5h9-v4h9; ... ; Archer v3h9: move to v": all alike. What was typed is shortened
+    instead, the new action's words kept whole."""
+    await started(h)
+    prefix = "; ".join(["G v5h9-v4h9"] * 6)
+    offered = await h.service.choices(HERE, ANN, prefix + "; archer")
+    names = [shown for shown, _value in offered]
+    assert offered and len(set(names)) == len(names), names[:4]
+    assert all(len(name) <= 100 and name.startswith("…") for name in names), names[:4]
+    assert all(name.endswith(value[-4:]) for name, value in offered), offered[:4]
+
+
 async def test_r41_a_series_to_a_target_with_assassins_is_refused_until_each_game_hides_its_start(
     h: Harness,
 ) -> None:

@@ -644,12 +644,26 @@ class ClockOptions:
             kept = ClockChoice(self.clock)
         return ClockChoice(
             kept.clock,
-            _seconds(self.bank) or kept.bank_seconds,
-            _seconds(self.increment) or kept.increment_seconds,
-            _seconds(self.cap) or kept.cap_seconds,
+            _seconds("bank", self.bank) or kept.bank_seconds,
+            _seconds("increment", self.increment) or kept.increment_seconds,
+            _seconds("cap", self.cap) or kept.cap_seconds,
         )
 
 
-def _seconds(text: str | None) -> float:
-    """A clock's duration as typed; 0 when left out (the clock's default)."""
-    return 0.0 if text is None else parse_duration(text)
+def _seconds(name: str, text: str | None) -> float:
+    """A clock's duration as typed in option ``name``; 0 when left out (the clock's
+    default). A typed time of nothing is refused: a 0 would be read as left out, and the
+    player bound to the default they did not ask for."""
+    if text is None:
+        return 0.0
+    seconds = parse_duration(text)
+    if not seconds:
+        raise Unusable(
+            _(
+                "`{name}:{text}` gives the clock no time; leave `{name}` out for the clock's "
+                "default.",
+                name=option(name),
+                text=text.strip()[:12],
+            )
+        )
+    return seconds

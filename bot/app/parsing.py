@@ -7,6 +7,8 @@ than a few microseconds or produce an infinite or absurd duration."""
 
 from __future__ import annotations
 
+import unicodedata
+
 from bot.i18n import N_, _
 from bot.service.texts import quote
 
@@ -50,7 +52,9 @@ def parse_duration(text: str) -> float:
                 how=_(HOW),
             )
         )
-    cleaned = text.strip().lower().replace(",", " ")
+    # NFKC: full-width digits and letters, as a Japanese input method types them, are read
+    # as their ASCII forms
+    cleaned = unicodedata.normalize("NFKC", text).strip().lower().replace(",", " ")
     total, i, parts = 0.0, 0, 0
     while True:
         i = _skip_spaces(cleaned, i)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from dataclasses import dataclass
 from importlib import resources
 
@@ -203,12 +204,25 @@ def _command(found: re.Match[str]) -> str:
 def topics(typed: str = "", game: str | None = None) -> list[str]:
     """Everything ``lookup`` answers by name, ``game``'s first (each named with its game:
     "TS5 Promotion · ToriShogi", "Monkey · Torii"), those containing ``typed``."""
-    wanted = " ".join(typed.lower().split())
+    wanted = _key(typed)
     found = []
     for each in books(game):
         found += [f"{r.id} {r.title}{SEPARATOR}{each.title}" for r in each.rulings.values()]
         found += [f"{t.heading}{SEPARATOR}{each.title}" for t in each.topics.values()]
-    return [name for name in found if wanted in name.lower()]
+    return [name for name in found if wanted in _key(name)]
+
+
+def _key(text: str) -> str:
+    """``text`` as topics are compared, by ``lookup`` and ``topics`` alike: full-width
+    letters and digits as ASCII (NFKC: a Japanese input method's full-width R25 is "R25"),
+    lower case, punctuation as spaces, one space between words, and a ruling id at its start with
+    its letters joined to its number ("r 25" is "r25")."""
+    normal = unicodedata.normalize("NFKC", text)
+    key = " ".join(normal.lower().translate(_PUNCTUATION).split())
+    found = _ID.match(key)
+    if found and any(b.prefix.lower() == found[1] for b in books()):
+        return found[1] + key[found.start(2) :]
+    return key
 
 
 def lookup(query: str, game: str | None = None) -> str:
@@ -223,7 +237,7 @@ def lookup(query: str, game: str | None = None) -> str:
         )
     words, named = _split(query)
     game = named or game
-    key = " ".join(words.lower().translate(_PUNCTUATION).split())
+    key = _key(words)
     if not key:
         return _(ASK)
     first = key.split(" ")[0]

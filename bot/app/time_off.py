@@ -21,6 +21,8 @@ from .notify_form import DISCORD, ME, language_words
 from .parsing import parse_duration
 
 DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
+# a date in another form (2027/03/01, 01.03.2027): told how to write it, not as a duration
+OTHER_DATE = re.compile(r"\d{1,4}[./ ]\d{1,2}[./ ]\d{1,4}")
 
 
 class TimeOff:
@@ -62,10 +64,19 @@ class TimeOff:
             return _answer(await self.service.away_days(guild, user), caller)
         settings = await self.service.records.player_settings(user.id)
         now = self.service.records.now()
-        begin = now if start is None else _moment(start, now, settings)
+        # a start in the past is now: the time away begins when it is taken, and its days
+        # are counted (and ``until`` checked) from then
+        begin = now if start is None else max(now, _moment(start, now, settings))
         if days is None:
             assert until is not None
             end = _moment(until, begin, settings)
+            if end <= now:
+                raise Unusable(
+                    _(
+                        "Your time away would end in the past: `{until}` must come after now.",
+                        until=option("until"),
+                    )
+                )
             if end <= begin:
                 raise Unusable(
                     _(
@@ -143,16 +154,22 @@ def _answer(reply: Reply, caller: Caller) -> Answer:
 
 def _moment(text: str, base: float, settings: PlayerSettings) -> float:
     """A date (midnight in the player's time zone) or a duration after ``base``."""
-    found = DATE.fullmatch(text.strip())
-    if found is None:
+    typed = text.strip()
+    found = DATE.fullmatch(typed)
+    if found is None and not OTHER_DATE.fullmatch(typed):
         return base + parse_duration(text)
-    try:
-        day = dt.date(int(found[1]), int(found[2]), int(found[3]))
-    except ValueError:
-        raise Unusable(
-            _("`{text}` is not a date: write it as `2027-03-01`.", text=text.strip()[:12])
-        ) from None
+    day = None if found is None else _date(found)
+    if day is None:
+        raise Unusable(_("`{text}` is not a date: write it as `2027-03-01`.", text=typed[:12]))
     return dt.datetime.combine(day, dt.time(), zone(settings.timezone)).timestamp()
+
+
+def _date(found: re.Match[str]) -> dt.date | None:
+    """The date ``DATE`` found; None if there is no such day (2027-02-30)."""
+    try:
+        return dt.date(int(found[1]), int(found[2]), int(found[3]))
+    except ValueError:
+        return None
 
 
 def _settings_text(mine: PlayerSettings, language: LanguageChoice, discord_now: str | None) -> str:

@@ -4,6 +4,7 @@ in storage's ``player_settings`` rows."""
 
 from __future__ import annotations
 
+import functools
 import re
 import zoneinfo
 from dataclasses import dataclass
@@ -38,16 +39,18 @@ def zone(name: str) -> zoneinfo.ZoneInfo:
 
 
 def checked_zone(text: str) -> str:
-    """An IANA time zone's name as typed (``Europe/Paris``, ``America/New_York``, ``UTC``);
-    Refused, naming what is allowed, for anything else."""
+    """An IANA time zone's name as typed (``Europe/Paris``, ``America/New_York``, ``UTC``),
+    in any case, as the database spells it (``utc`` is ``UTC``); Refused, naming what is
+    allowed, for anything else."""
     name = text.strip()
     if len(name) <= LONGEST_ZONE and ZONE_NAME.fullmatch(name):
+        spelled = _zone_names().get(name.lower(), name)
         try:
-            zoneinfo.ZoneInfo(name)
+            zoneinfo.ZoneInfo(spelled)
         except (zoneinfo.ZoneInfoNotFoundError, ValueError):
             pass
         else:
-            return name
+            return spelled
     raise Refused(
         _(
             "{zone} is not a time zone I know: write one as `Region/City`, e.g. "
@@ -55,6 +58,12 @@ def checked_zone(text: str) -> str:
             zone=quote(name),
         )
     )
+
+
+@functools.cache
+def _zone_names() -> dict[str, str]:
+    """Every IANA time zone's name, by its lower case (read once: it scans the database)."""
+    return {name.lower(): name for name in zoneinfo.available_timezones()}
 
 
 async def load_player(store: Store, user_id: int) -> PlayerSettings:

@@ -164,6 +164,9 @@ def _try_all(game: GameState, parts: list[str]) -> None:
             ) from None
 
 
+LONGEST_CHOICE = 100  # characters of a choice's name and of its value, Discord's most
+
+
 async def choices(
     ctx: Context, table: Table, user: User, typed: str, limit: int
 ) -> list[tuple[str, str]]:
@@ -178,10 +181,24 @@ async def choices(
     found = finding.best(last, entries, limit)
     prefix = f"{head.strip()}; " if head.strip() else ""
     return [
-        (f"{prefix}{finding.shown(entry)}"[:100], f"{prefix}{entry.notation}")
+        (_label(prefix, finding.shown(entry)), f"{prefix}{entry.notation}")
         for entry in found
-        if len(prefix) + len(entry.notation) <= 100
+        if len(prefix) + len(entry.notation) <= LONGEST_CHOICE
     ]
+
+
+def _label(prefix: str, shown: str) -> str:
+    """What a list shows of an action completed after ``prefix`` (the actions typed
+    before): within ``LONGEST_CHOICE``, the new action's words kept whole and the typed
+    actions shortened from their start ("…; Archer v3h9: move to v4h9"), so that the
+    choices stay apart."""
+    label = prefix + shown
+    if len(label) <= LONGEST_CHOICE:
+        return label
+    room = LONGEST_CHOICE - len(shown) - 1  # 1: the "…"
+    if room <= 0:
+        return shown[:LONGEST_CHOICE]
+    return "…" + label[len(label) - LONGEST_CHOICE + 1 :]
 
 
 async def _legal_texts(ctx: Context, table: Table) -> list[finding.Entry]:
