@@ -161,6 +161,15 @@ async def test_cancelling_plan_number_typed_as_a_superscript_digit_is_refused_no
     assert len(await stored(h, Side.CHALLENGER)) == 1
 
 
+async def test_cancelling_a_plan_when_there_is_none_says_there_is_none(h: Harness) -> None:
+    """With no plans, ``cancel:1`` was refused with "1 to 0", a range that does not exist."""
+    await started(h)
+    with pytest.raises(Refused, match="You have no plans to cancel") as refused:
+        await h.running.plans(HERE, ANN, cancel="1")
+    assert "1 to 0" not in refused.value.message
+    assert (await h.running.plans(HERE, ANN, cancel="all")).text.startswith("Every plan")
+
+
 async def test_plans_survive_a_restart_and_go_with_the_match(h: Harness) -> None:
     await started(h)
     await h.running.plans(HERE, ANN, add="c5c4 > a3a4 | b5b4 > d1c2")

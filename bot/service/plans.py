@@ -289,6 +289,8 @@ def _cancelled(lines: list[Line], cancel: str) -> tuple[list[Line], str]:
     typed = cancel.strip().lower()
     if typed == "all":
         return [], _("Every plan cancelled.")
+    if not lines:  # no range of numbers to offer
+        raise Refused(_("You have no plans to cancel."))
     # ASCII digits only: ``isdigit`` takes "²", which ``int`` does not, and ``int`` takes
     # other scripts' digits, which nobody reading the list would type for its numbers
     if not (typed.isascii() and typed.isdecimal()) or not 1 <= int(typed) <= len(lines):
