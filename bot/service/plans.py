@@ -321,9 +321,13 @@ class Answer:
 
 def planner_of(table: Table) -> Side | None:
     """Whose plans the end of the turn just ended may answer: the player whose turn begins,
-    unless the game is over, the match paused or that player an AI."""
+    unless the game is over, the match paused, that player an AI or the turn just ended
+    their own (their answer in the opponent's turn, TI15: their plans answer only the
+    opponent's turns)."""
     game = table.game
     if game.is_over() or table.paused or is_robot(table.hosted.player(game.side)):
+        return None
+    if game.turns and game.turns[-1].side == game.side:
         return None
     return game.side
 

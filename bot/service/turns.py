@@ -62,8 +62,13 @@ async def after_turn(
         return
     forced = game.view_for(None).forced_pass
     planner = None if reset or forced else plans.planner_of(table)
-    start = await ctx.turn_start(table.terms, hosted, ran, game.side, planner)
-    planned = None if planner is None else await plans.answer(ctx, table, planner, start.plans)
+    # the planner's plans changed earlier in this save (their reply played: its line one
+    # step shorter) are not in the store yet: those are read from ``kept``
+    fresh = None if planner is None else kept.get(planner)
+    read = planner if fresh is None else None
+    start = await ctx.turn_start(table.terms, hosted, ran, game.side, read)
+    texts = start.plans if fresh is None else fresh
+    planned = None if planner is None else await plans.answer(ctx, table, planner, texts)
     replying = planned is not None and planned.reply is not None
     # one DM for one turn: plans that played nothing are told in the "your turn" DM, unless
     # the planner wants none (then alone, as a reply played is)
