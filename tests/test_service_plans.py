@@ -559,3 +559,55 @@ async def test_ti15_a_planned_monkey_answer_is_not_told_again_as_the_opponents_t
     told = dms(h, BOB)
     assert any("your planned reply flip none was played" in text for text in told), told[-2:]
     assert not any("none of your plans answers" in text for text in told), told[-1]
+
+
+# Torii (tests/test_service_games.py): ann's 5th turn flips bob's last unused tile, so his
+# turn is a pass (TI8), which the host plays at once.
+TO_ANNS_FIFTH = ["3 c1 b1 a1", "3 d4 e4 f4", "1 b1", "2 f3 f2"]
+FORCING = "3 c1 d1 d3 build c1 flip O"
+
+
+async def torii_before_the_forcing_turn(h: Harness) -> None:
+    await h.service.challenge(HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR, game="torii"))
+    await h.service.accept(HERE, BOB)
+    await h.service.setup(HERE, ANN, {"spirit": "Monkey"})
+    await h.service.setup(HERE, BOB, {"spirit": "Kitsune"})
+    await h.settle()
+    for index, text in enumerate(TO_ANNS_FIFTH):
+        await turn(h, ANN if index % 2 == 0 else BOB, text)
+
+
+async def test_ti8_a_plan_answering_a_turn_with_the_forced_pass_goes_on_to_its_next_step(
+    h: Harness,
+) -> None:
+    """bob plans "ann flips my last tile > pass | ann plays 1 d4 > 1 f3". The host played
+    his forced pass without his plans, which stayed as they were, their first step then
+    matched against ann's next turn: "ann played 1 d4, which none of your plans answers".
+    The forced pass answers the plans as the reply would have: bob's 1 f3 is played."""
+    await torii_before_the_forcing_turn(h)
+    await h.service.plans(HERE, BOB, add=f"{FORCING} > pass | 1 d4 > 1 f3")
+    await turn(h, ANN, FORCING)
+    table = await h.service._table(HERE.channel_id)
+    assert table.game.turns[-1].events[0].kind == "pass"  # the host played bob's pass
+    assert "your planned reply pass was played. 1 plan left." in dms(h, BOB)[-1]
+    await turn(h, ANN, "1 d4")
+    told = dms(h, BOB)[-1]
+    assert "your planned reply 1 f3 was played" in told, told
+    table = await h.service._table(HERE.channel_id)
+    assert table.game.side == Side.CHALLENGER, "bob's planned 1 f3 was not played"
+
+
+async def test_ti8_a_forced_pass_drops_the_plans_that_did_not_answer_its_turn_with_it(
+    h: Harness,
+) -> None:
+    """Plans answering another turn are dropped at the forced pass, and bob is told so (not
+    "it is your turn": he has none); a line going on after the pass is dropped in its turn."""
+    await torii_before_the_forcing_turn(h)
+    await h.service.plans(HERE, BOB, add="1 a1 > 1 f3")
+    await turn(h, ANN, FORCING)
+    told = dms(h, BOB)[-1]
+    assert "ann's turn left you only a pass, which the host played at once" in told, told
+    assert not await stored(h, Side.OPPOSITION)
+    await h.service.plans(HERE, BOB, add="1 d4 > 1 f3")  # (his plans for ann's next turn)
+    await turn(h, ANN, "1 c3")
+    assert "ann played 1 c3, which none of your plans answers: 1 plan dropped" in dms(h, BOB)[-1]

@@ -19,7 +19,7 @@ view is the same whether plans exist or not."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.i18n import SOURCE, _, ngettext, speaking, word
 from rules import ActionError, GameState, Side
@@ -390,6 +390,21 @@ async def answer(ctx: Context, table: Table, planner: Side, texts: list[str]) ->
             reply="; ".join(reply),
         )
     return Answer(planner, reply, [encode(line) for line in deeper], told, language)
+
+
+def dropped_at_pass(table: Table, planned: Answer, plans: int) -> Answer:
+    """``planned``, which played nothing, told as what the turn that may only be a pass
+    (TI8, played by the host) did to the ``plans`` lines: no turn of theirs follows."""
+    with speaking(planned.language):
+        told = ngettext(
+            "{player}'s turn left you only a pass, which the host played at once; none of "
+            "your plans answered that turn with it: {n} plan dropped.",
+            "{player}'s turn left you only a pass, which the host played at once; none of "
+            "your plans answered that turn with it: {n} plans dropped.",
+            plans,
+            player=table.side_name(planned.planner.other),
+        )
+    return replace(planned, told=told)
 
 
 def _reply_stuck(mine: GameState, real: GameState, reply: list[str]) -> Stuck | None:
