@@ -611,3 +611,23 @@ async def test_ti8_a_forced_pass_drops_the_plans_that_did_not_answer_its_turn_wi
     await h.service.plans(HERE, BOB, add="1 d4 > 1 f3")  # (his plans for ann's next turn)
     await turn(h, ANN, "1 c3")
     assert "ann played 1 c3, which none of your plans answers: 1 plan dropped" in dms(h, BOB)[-1]
+
+
+async def test_ti15_a_plan_triggered_by_the_opponents_monkey_answer_is_refused(
+    h: Harness,
+) -> None:
+    """ann's turn waits for bob's Monkey (TI15), so ann may plan; "flip none > 1 f4" was
+    saved as "if bob plays flip none, you play 1 f4", but bob's own turn follows his answer:
+    1 f4 was checked as a move of his, and the plan could never be played as told."""
+    from test_service_games import torii_until_the_monkeys_pause
+
+    await torii_until_the_monkeys_pause(h)
+    table = await h.service._table(HERE.channel_id)
+    mine = table.game.for_player(Side.CHALLENGER)
+    mine.apply("flip none")
+    mine.end_turn()
+    assert mine.side == Side.OPPOSITION  # bob's own turn follows his answer
+    bobs_move = mine.notation(mine.legal_actions()[0])
+    with pytest.raises(Refused, match="it is still your opponent's turn"):
+        await h.service.plans(HERE, ANN, add=f"flip none > {bobs_move}")
+    assert not await stored(h, Side.CHALLENGER)

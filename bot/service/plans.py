@@ -99,14 +99,17 @@ def parse(text: str) -> list[tuple[str, str]]:
     return steps
 
 
-OVER, ILLEGAL, AFTER_SEARCH = "over", "illegal", "after search"  # why a line gets ``Stuck``
+# why a line gets ``Stuck``
+OVER, ILLEGAL, AFTER_SEARCH, PLAYS_ON = "over", "illegal", "after search", "plays on"
 
 
 @dataclass(frozen=True)
 class Stuck:
     """Where a line, or a reply, cannot be played: at step ``number``, the game ``OVER``
-    after the opponent's turn ``detail``, an ``ILLEGAL`` action (``detail``: the rules'
-    reason, a ``Text``) or an action going on ``AFTER_SEARCH`` (``detail``: the search).
+    after the opponent's turn ``detail``, or the opponent to act again after it (it
+    ``PLAYS_ON``: their answer in the planner's turn, TI15, is followed by their own), an
+    ``ILLEGAL`` action (``detail``: the rules' reason, a ``Text``) or an action going on
+    ``AFTER_SEARCH`` (``detail``: the search).
     Plain data, in no language: it comes back from a rules worker (``Offload.rules_work``)
     and is worded in the reader's (``refusal``)."""
 
@@ -123,6 +126,15 @@ def refusal(stuck: Stuck) -> Refused:
         return Refused(
             _(
                 "Step {number}: after {turn} the game is over.",
+                number=stuck.number,
+                turn=quote(stuck.detail),
+            )
+        )
+    if stuck.why == PLAYS_ON:
+        return Refused(
+            _(
+                "Step {number}: after {turn} it is still your opponent's turn, so no reply of "
+                "yours comes next: plan it once their own turn runs.",
                 number=stuck.number,
                 turn=quote(stuck.detail),
             )
@@ -147,6 +159,8 @@ def played_out(game: GameState, side: Side, steps: list[tuple[str, str]]) -> Lin
             seen = [event.text for event in game.view_for(side).last_turn]
             if game.is_over():
                 return Stuck(number, OVER, theirs)
+            if game.side != side:
+                return Stuck(number, PLAYS_ON, theirs)
             stage_reply(game, mine)
             game.end_turn()
             played = list(game.turns[-1].texts)
