@@ -631,3 +631,22 @@ async def test_ti15_a_plan_triggered_by_the_opponents_monkey_answer_is_refused(
     with pytest.raises(Refused, match="it is still your opponent's turn"):
         await h.service.plans(HERE, ANN, add=f"flip none > {bobs_move}")
     assert not await stored(h, Side.CHALLENGER)
+
+
+async def test_a_plan_against_the_ai_is_refused_as_the_draft_panel_refuses_it(
+    h: Harness,
+) -> None:
+    """The plan panel refused to draft a reply to the AI's turn ("The AI answers at once"),
+    while `/tora plans add:` saved one: they say the same now."""
+    await h.running.challenge_ai(
+        HERE, ANN, "easy", Terms(game="torishogi", rated=False, turn_seconds=10 * HOUR)
+    )
+    await h.settle()
+    await h.running.play(HERE, ANN, "c3c4")
+    await h.running.end_turn(HERE, ANN)  # (the AI's turn: not settled)
+    for attempt in (
+        h.running.plans(HERE, ANN, add="c5c4 > a3a4"),
+        h.running.draft_plan(HERE, ANN, pick="c5c4"),
+    ):
+        with pytest.raises(Refused, match="The AI answers at once"):
+            await attempt

@@ -24,7 +24,7 @@ from . import plans, pointing
 from .context import Context
 from .errors import ActionRefused, Refused
 from .host import Host
-from .models import Menu, Place, User, is_robot
+from .models import Menu, Place, User
 from .offload import Offload
 from .phases import PLAYING
 from .picking import title as picking_title
@@ -132,8 +132,7 @@ def _planner(ctx: Context, table: Table, user: User) -> Side:
                 command=ctx.cmd("play", localized=True),
             )
         )
-    if is_robot(table.hosted.player(side.other)):
-        raise Refused(_("The AI answers at once: there is no time to plan a reply against it."))
+    plans.refuse_against_robot(table, side)
     return side
 
 

@@ -269,6 +269,7 @@ async def manage(
                     "plan your replies while theirs runs."
                 )
             )
+        refuse_against_robot(table, side)
         if len(lines) >= MOST_LINES:
             raise Refused(_("You have {most} plans, the most; cancel one first.", most=MOST_LINES))
         copy = table.game.for_player(side)
@@ -297,6 +298,13 @@ async def manage(
         else _("No plans.")
     )
     return Reply("\n".join([x for x in (said, head) if x] + listed), stamp=table.stamp)
+
+
+def refuse_against_robot(table: Table, side: Side) -> None:
+    """Refused when ``side``'s opponent is an AI, however the plan is made: it answers at
+    once, so no turn of its runs long enough to plan a reply to."""
+    if is_robot(table.hosted.player(side.other)):
+        raise Refused(_("The AI answers at once: there is no time to plan a reply against it."))
 
 
 def _cancelled(lines: list[Line], cancel: str) -> tuple[list[Line], str]:
