@@ -79,18 +79,22 @@ class Drafting(Host):
         pick: str | None = None,
         step: str | None = None,
         group: str | None = None,
+        cancel: str | None = None,
         expect: Stamp | None = None,
     ) -> Draft:
         """The player's planned reply being made (private): ``pick`` adds an action (its
         notation) to the side being picked for, ``step`` starts again (``new``), ends the
         opponent's expected turn (``done``), takes back the last pick (``undo``) or saves
-        the plan (``save``); ``group`` opens a piece's actions in the pickers."""
+        the plan (``save``); ``group`` opens a piece's actions in the pickers; ``cancel``
+        cancels a saved plan (its number in the list, as ``/tora plans cancel:``)."""
         if step is not None and step not in STEPS:
             raise Refused(_("A draft's step is one of {steps}.", steps=", ".join(STEPS)))
         if pick is not None and not 0 < len(pick) <= MOST_PICK:
             raise Refused(_("An action's notation is 1 to {most} characters.", most=MOST_PICK))
 
         async def flow(table: Table) -> Draft:
+            if cancel is not None:
+                return await _cancelled(self._ctx, table, user, cancel)
             return await drafted(self._ctx, table, user, pick, step, group)
 
         return await self._command(place, user, expect, (PLAYING,), flow)
@@ -119,6 +123,14 @@ async def drafted(
         kept = parts.encode() if parts.theirs or parts.mine else None
         await ctx.store.hosting.put_draft(table.hosted.id, side, table.turn, kept)
     return await _shown(ctx, table, side, parts, group, news)
+
+
+async def _cancelled(ctx: Context, table: Table, user: User, cancel: str) -> Draft:
+    """A saved plan cancelled (``plans.manage``), the draft shown as it was."""
+    side = _planner(ctx, table, user)
+    reply = await plans.manage(ctx, table, user, None, cancel)
+    parts = await _load(ctx, table, side)
+    return await _shown(ctx, table, side, parts, None, reply.text.split("\n", 1)[0])
 
 
 def _planner(ctx: Context, table: Table, user: User) -> Side:
