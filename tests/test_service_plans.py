@@ -19,7 +19,7 @@ from bot.service import Place, Refused, Terms, User, plans
 from bot.service.offload import Offload
 from bot.service.testing import PRIVATE, Harness
 from harness.stage import planned_turn
-from rules import ActionError, Side
+from rules import ActionError, Side, game_type
 from rules.tora import Game
 
 HERE = Place(guild_id=1, channel_id=100)
@@ -159,6 +159,15 @@ async def test_cancelling_plan_number_typed_as_a_superscript_digit_is_refused_no
         with pytest.raises(Refused, match="Cancel a plan by its number, 1 to 1, or `all`"):
             await h.running.plans(HERE, ANN, cancel=typed)
     assert len(await stored(h, Side.CHALLENGER)) == 1
+
+
+async def test_cancelling_a_plan_when_there_is_none_says_there_is_none(h: Harness) -> None:
+    """With no plans, ``cancel:1`` was refused with "1 to 0", a range that does not exist."""
+    await started(h)
+    with pytest.raises(Refused, match="You have no plans to cancel") as refused:
+        await h.running.plans(HERE, ANN, cancel="1")
+    assert "1 to 0" not in refused.value.message
+    assert (await h.running.plans(HERE, ANN, cancel="all")).text.startswith("Every plan")
 
 
 async def test_plans_survive_a_restart_and_go_with_the_match(h: Harness) -> None:
@@ -510,3 +519,134 @@ async def test_a_takeback_that_fails_to_save_leaves_the_askers_planned_replies(
     await h.crash()
     listed = (await h.running.plans(HERE, ANN)).text
     assert "c5c4" in listed, listed
+
+
+async def test_ti15_a_planned_monkey_answer_is_not_told_again_as_the_opponents_turn(
+    h: Harness,
+) -> None:
+    """Torii, bob's Monkey (TI15): bob plans his answer ("flip none") to ann's turn. It was
+    played, and then, as his own turn began, his plans (re-read from the store, the line
+    just played included) were matched against his own answer: "ann played flip none,
+    which none of your plans answers: 1 plan dropped". A player's plans answer only the
+    opponent's turns."""
+    await h.service.challenge(HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR, game="torii"))
+    await h.service.accept(HERE, BOB)
+    await h.service.setup(HERE, ANN, {"spirit": "kitsune"})
+    await h.service.setup(HERE, BOB, {"spirit": "Monkey"})
+    await h.settle()
+    # the moves of test_service_games.torii_until_the_monkeys_pause
+    game = game_type("torii").new_game({}, ({"spirit": "Kitsune"}, {"spirit": "Monkey"}))
+    rng = random.Random(43)
+    while not game.deciding:
+        player = ANN if game.side == Side.CHALLENGER else BOB
+        texts = []
+        while game.actions_left and game.legal_actions():
+            actions = game.legal_actions()
+            builds = [a for a in actions if "build" in game.notation(a)]
+            text = game.notation(rng.choice(builds if builds and rng.random() < 0.8 else actions))
+            texts.append(text)
+            game.apply(text)
+        probe = game.copy()
+        probe.end_turn()
+        if probe.deciding:  # ann's turn waits for bob's Monkey: he plans his answer
+            saved = await h.service.plans(HERE, BOB, add=f"{'; '.join(texts)} > flip none")
+            assert saved.text.startswith("Plan 1 saved."), saved.text
+        for text in texts:
+            await h.service.play(HERE, player, text)
+        game.end_turn()
+        await h.service.end_turn(HERE, player)
+    await h.settle()
+    told = dms(h, BOB)
+    assert any("your planned reply flip none was played" in text for text in told), told[-2:]
+    assert not any("none of your plans answers" in text for text in told), told[-1]
+
+
+# Torii (tests/test_service_games.py): ann's 5th turn flips bob's last unused tile, so his
+# turn is a pass (TI8), which the host plays at once.
+TO_ANNS_FIFTH = ["3 c1 b1 a1", "3 d4 e4 f4", "1 b1", "2 f3 f2"]
+FORCING = "3 c1 d1 d3 build c1 flip O"
+
+
+async def torii_before_the_forcing_turn(h: Harness) -> None:
+    await h.service.challenge(HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR, game="torii"))
+    await h.service.accept(HERE, BOB)
+    await h.service.setup(HERE, ANN, {"spirit": "Monkey"})
+    await h.service.setup(HERE, BOB, {"spirit": "Kitsune"})
+    await h.settle()
+    for index, text in enumerate(TO_ANNS_FIFTH):
+        await turn(h, ANN if index % 2 == 0 else BOB, text)
+
+
+async def test_ti8_a_plan_answering_a_turn_with_the_forced_pass_goes_on_to_its_next_step(
+    h: Harness,
+) -> None:
+    """bob plans "ann flips my last tile > pass | ann plays 1 d4 > 1 f3". The host played
+    his forced pass without his plans, which stayed as they were, their first step then
+    matched against ann's next turn: "ann played 1 d4, which none of your plans answers".
+    The forced pass answers the plans as the reply would have: bob's 1 f3 is played."""
+    await torii_before_the_forcing_turn(h)
+    await h.service.plans(HERE, BOB, add=f"{FORCING} > pass | 1 d4 > 1 f3")
+    await turn(h, ANN, FORCING)
+    table = await h.service._table(HERE.channel_id)
+    assert table.game.turns[-1].events[0].kind == "pass"  # the host played bob's pass
+    assert "your planned reply pass was played. 1 plan left." in dms(h, BOB)[-1]
+    await turn(h, ANN, "1 d4")
+    told = dms(h, BOB)[-1]
+    assert "your planned reply 1 f3 was played" in told, told
+    table = await h.service._table(HERE.channel_id)
+    assert table.game.side == Side.CHALLENGER, "bob's planned 1 f3 was not played"
+
+
+async def test_ti8_a_forced_pass_drops_the_plans_that_did_not_answer_its_turn_with_it(
+    h: Harness,
+) -> None:
+    """Plans answering another turn are dropped at the forced pass, and bob is told so (not
+    "it is your turn": he has none); a line going on after the pass is dropped in its turn."""
+    await torii_before_the_forcing_turn(h)
+    await h.service.plans(HERE, BOB, add="1 a1 > 1 f3")
+    await turn(h, ANN, FORCING)
+    told = dms(h, BOB)[-1]
+    assert "ann's turn left you only a pass, which the host played at once" in told, told
+    assert not await stored(h, Side.OPPOSITION)
+    await h.service.plans(HERE, BOB, add="1 d4 > 1 f3")  # (his plans for ann's next turn)
+    await turn(h, ANN, "1 c3")
+    assert "ann played 1 c3, which none of your plans answers: 1 plan dropped" in dms(h, BOB)[-1]
+
+
+async def test_ti15_a_plan_triggered_by_the_opponents_monkey_answer_is_refused(
+    h: Harness,
+) -> None:
+    """ann's turn waits for bob's Monkey (TI15), so ann may plan; "flip none > 1 f4" was
+    saved as "if bob plays flip none, you play 1 f4", but bob's own turn follows his answer:
+    1 f4 was checked as a move of his, and the plan could never be played as told."""
+    from test_service_games import torii_until_the_monkeys_pause
+
+    await torii_until_the_monkeys_pause(h)
+    table = await h.service._table(HERE.channel_id)
+    mine = table.game.for_player(Side.CHALLENGER)
+    mine.apply("flip none")
+    mine.end_turn()
+    assert mine.side == Side.OPPOSITION  # bob's own turn follows his answer
+    bobs_move = mine.notation(mine.legal_actions()[0])
+    with pytest.raises(Refused, match="it is still your opponent's turn"):
+        await h.service.plans(HERE, ANN, add=f"flip none > {bobs_move}")
+    assert not await stored(h, Side.CHALLENGER)
+
+
+async def test_a_plan_against_the_ai_is_refused_as_the_draft_panel_refuses_it(
+    h: Harness,
+) -> None:
+    """The plan panel refused to draft a reply to the AI's turn ("The AI answers at once"),
+    while `/tora plans add:` saved one: they say the same now."""
+    await h.running.challenge_ai(
+        HERE, ANN, "easy", Terms(game="torishogi", rated=False, turn_seconds=10 * HOUR)
+    )
+    await h.settle()
+    await h.running.play(HERE, ANN, "c3c4")
+    await h.running.end_turn(HERE, ANN)  # (the AI's turn: not settled)
+    for attempt in (
+        h.running.plans(HERE, ANN, add="c5c4 > a3a4"),
+        h.running.draft_plan(HERE, ANN, pick="c5c4"),
+    ):
+        with pytest.raises(Refused, match="The AI answers at once"):
+            await attempt

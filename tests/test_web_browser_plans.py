@@ -92,9 +92,10 @@ async def test_a_reply_planned_on_the_web_board_is_played_when_the_turn_comes(
     await expect(ann.locator("#plan-mine")).to_have_text("You reply: a3a4", timeout=WAIT)
     await click_as_told(ann, "#plan-save")
     await expect(ann.locator("#plan-news")).to_have_text("Plan 1 saved.", timeout=WAIT)
-    await expect(ann.locator("#plan-list li")).to_have_text(
+    await expect(ann.locator("#plan-list li span")).to_have_text(
         ["if bob plays c5c4, you play a3a4"], timeout=WAIT
     )
+    await expect(ann.locator("#plan-list li button")).to_have_text(["Cancel this plan"])
     before = len(stage.emu.dms(stage.user["ann"]))
     await stage.slash("bob", "act", action="c5c4")
     await stage.slash("bob", "end")

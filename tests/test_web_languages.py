@@ -104,7 +104,7 @@ async def test_a_japanese_players_refusals_and_answers_are_in_japanese(w: World)
     assert (await w.me(match, O))["language"] == "ja"
     assert await refusal(w, bob, {"notation": "c3c4"}) == "'stamp' は 6 桁以内の整数です。"
     assert await refusal(w, bob, {"stamp": 1, "pick": "x", "step": "new"}, verb="plan") == (
-        "pick、step、group のうち送れるのは一つまでです。"
+        "pick、step、group、cancel のうち送れるのは一つまでです。"
     )
     status, words = await w.get("/api/words/ja")
     assert status == 200 and words["words"]["undo"] == "取り消し"

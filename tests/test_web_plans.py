@@ -53,7 +53,7 @@ async def test_a_plan_made_on_the_web_step_by_step(w: World) -> None:
 @pytest.mark.parametrize(
     ("body", "error"),
     [
-        ({"stamp": 2, "pick": "c5c4", "step": "save"}, "at most one of pick, step and group"),
+        ({"stamp": 2, "pick": "c5c4", "step": "save"}, "at most one of pick, step, group and"),
         ({"stamp": 2, "step": "fly"}, "A step is one of new, done, undo, save"),
         ({"stamp": 2, "step": "open"}, "A step is one of"),
         ({"stamp": 2, "pick": "a" * 201}, "'pick' is text of at most 200 characters"),
@@ -77,3 +77,18 @@ async def test_a_stale_stamp_the_player_to_act_and_a_bad_pick_are_refused(w: Wor
     assert status == 409 and answer["error"]
     status, answer, _ = await w.post("plan", None, {"stamp": 2})
     assert status == 401
+
+
+async def test_a_plan_listed_on_the_page_can_be_cancelled_there(w: World) -> None:
+    """The plan mode saved and listed plans but could not cancel one: a player on the page
+    had to go to Discord's `/tora plans cancel:`. ``cancel`` (a listed plan's number) does."""
+    _, token = await torishogi(w)
+    for body in ({"pick": "c5c4"}, {"pick": "a3a4"}, {"step": "save"}):
+        _, plan, _ = await w.post("plan", token, {"stamp": 2, **body})
+    assert plan["plans"] == ["if bob plays c5c4, you play a3a4"]
+    status, plan, _ = await w.post("plan", token, {"stamp": 2, "cancel": 1})
+    assert status == 200 and plan["plans"] == [] and plan["news"] == "Plan 1 cancelled."
+    status, said, _ = await w.post("plan", token, {"stamp": 2, "cancel": 1})
+    assert status == 409 and "You have no plans to cancel" in said["error"], said
+    status, said, _ = await w.post("plan", token, {"stamp": 2, "cancel": 1, "step": "new"})
+    assert status == 400, said

@@ -91,14 +91,16 @@ async def plan_state(
     service: MatchService, place: Place, user: User, stamp: Stamp, request: Mapping[str, str]
 ) -> dict[str, Any]:
     """The web board's plan mode, the same draft the panel makes: ``request`` holds at most
-    one of ``pick`` (an action's notation), ``step`` (a ``PLAN_BUTTONS`` verb but ``open``)
-    and ``group`` (a piece whose actions to list); nothing: the draft as it is."""
+    one of ``pick`` (an action's notation), ``step`` (a ``PLAN_BUTTONS`` verb but ``open``),
+    ``group`` (a piece whose actions to list) and ``cancel`` (a listed plan's number);
+    nothing: the draft as it is."""
     draft = await service.draft_plan(
         place,
         user,
         pick=request.get("pick"),
         step=request.get("step"),
         group=request.get("group"),
+        cancel=request.get("cancel"),
         expect=stamp,
     )
     return state_of(draft)

@@ -24,7 +24,7 @@ from . import plans, pointing
 from .context import Context
 from .errors import ActionRefused, Refused
 from .host import Host
-from .models import Menu, Place, User, is_robot
+from .models import Menu, Place, User
 from .offload import Offload
 from .phases import PLAYING
 from .picking import title as picking_title
@@ -79,18 +79,22 @@ class Drafting(Host):
         pick: str | None = None,
         step: str | None = None,
         group: str | None = None,
+        cancel: str | None = None,
         expect: Stamp | None = None,
     ) -> Draft:
         """The player's planned reply being made (private): ``pick`` adds an action (its
         notation) to the side being picked for, ``step`` starts again (``new``), ends the
         opponent's expected turn (``done``), takes back the last pick (``undo``) or saves
-        the plan (``save``); ``group`` opens a piece's actions in the pickers."""
+        the plan (``save``); ``group`` opens a piece's actions in the pickers; ``cancel``
+        cancels a saved plan (its number in the list, as ``/tora plans cancel:``)."""
         if step is not None and step not in STEPS:
             raise Refused(_("A draft's step is one of {steps}.", steps=", ".join(STEPS)))
         if pick is not None and not 0 < len(pick) <= MOST_PICK:
             raise Refused(_("An action's notation is 1 to {most} characters.", most=MOST_PICK))
 
         async def flow(table: Table) -> Draft:
+            if cancel is not None:
+                return await _cancelled(self._ctx, table, user, cancel)
             return await drafted(self._ctx, table, user, pick, step, group)
 
         return await self._command(place, user, expect, (PLAYING,), flow)
@@ -121,6 +125,14 @@ async def drafted(
     return await _shown(ctx, table, side, parts, group, news)
 
 
+async def _cancelled(ctx: Context, table: Table, user: User, cancel: str) -> Draft:
+    """A saved plan cancelled (``plans.manage``), the draft shown as it was."""
+    side = _planner(ctx, table, user)
+    reply = await plans.manage(ctx, table, user, None, cancel)
+    parts = await _load(ctx, table, side)
+    return await _shown(ctx, table, side, parts, None, reply.text.split("\n", 1)[0])
+
+
 def _planner(ctx: Context, table: Table, user: User) -> Side:
     """The user's side, if they may plan now: a player while the opponent's turn runs."""
     side = player_side(table, user)
@@ -132,8 +144,7 @@ def _planner(ctx: Context, table: Table, user: User) -> Side:
                 command=ctx.cmd("play", localized=True),
             )
         )
-    if is_robot(table.hosted.player(side.other)):
-        raise Refused(_("The AI answers at once: there is no time to plan a reply against it."))
+    plans.refuse_against_robot(table, side)
     return side
 
 

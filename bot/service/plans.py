@@ -19,7 +19,7 @@ view is the same whether plans exist or not."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.i18n import SOURCE, _, ngettext, speaking, word
 from rules import ActionError, GameState, Side
@@ -99,14 +99,17 @@ def parse(text: str) -> list[tuple[str, str]]:
     return steps
 
 
-OVER, ILLEGAL, AFTER_SEARCH = "over", "illegal", "after search"  # why a line gets ``Stuck``
+# why a line gets ``Stuck``
+OVER, ILLEGAL, AFTER_SEARCH, PLAYS_ON = "over", "illegal", "after search", "plays on"
 
 
 @dataclass(frozen=True)
 class Stuck:
     """Where a line, or a reply, cannot be played: at step ``number``, the game ``OVER``
-    after the opponent's turn ``detail``, an ``ILLEGAL`` action (``detail``: the rules'
-    reason, a ``Text``) or an action going on ``AFTER_SEARCH`` (``detail``: the search).
+    after the opponent's turn ``detail``, or the opponent to act again after it (it
+    ``PLAYS_ON``: their answer in the planner's turn, TI15, is followed by their own), an
+    ``ILLEGAL`` action (``detail``: the rules' reason, a ``Text``) or an action going on
+    ``AFTER_SEARCH`` (``detail``: the search).
     Plain data, in no language: it comes back from a rules worker (``Offload.rules_work``)
     and is worded in the reader's (``refusal``)."""
 
@@ -123,6 +126,15 @@ def refusal(stuck: Stuck) -> Refused:
         return Refused(
             _(
                 "Step {number}: after {turn} the game is over.",
+                number=stuck.number,
+                turn=quote(stuck.detail),
+            )
+        )
+    if stuck.why == PLAYS_ON:
+        return Refused(
+            _(
+                "Step {number}: after {turn} it is still your opponent's turn, so no reply of "
+                "yours comes next: plan it once their own turn runs.",
                 number=stuck.number,
                 turn=quote(stuck.detail),
             )
@@ -147,6 +159,8 @@ def played_out(game: GameState, side: Side, steps: list[tuple[str, str]]) -> Lin
             seen = [event.text for event in game.view_for(side).last_turn]
             if game.is_over():
                 return Stuck(number, OVER, theirs)
+            if game.side != side:
+                return Stuck(number, PLAYS_ON, theirs)
             stage_reply(game, mine)
             game.end_turn()
             played = list(game.turns[-1].texts)
@@ -255,6 +269,7 @@ async def manage(
                     "plan your replies while theirs runs."
                 )
             )
+        refuse_against_robot(table, side)
         if len(lines) >= MOST_LINES:
             raise Refused(_("You have {most} plans, the most; cancel one first.", most=MOST_LINES))
         copy = table.game.for_player(side)
@@ -285,10 +300,19 @@ async def manage(
     return Reply("\n".join([x for x in (said, head) if x] + listed), stamp=table.stamp)
 
 
+def refuse_against_robot(table: Table, side: Side) -> None:
+    """Refused when ``side``'s opponent is an AI, however the plan is made: it answers at
+    once, so no turn of its runs long enough to plan a reply to."""
+    if is_robot(table.hosted.player(side.other)):
+        raise Refused(_("The AI answers at once: there is no time to plan a reply against it."))
+
+
 def _cancelled(lines: list[Line], cancel: str) -> tuple[list[Line], str]:
     typed = cancel.strip().lower()
     if typed == "all":
         return [], _("Every plan cancelled.")
+    if not lines:  # no range of numbers to offer
+        raise Refused(_("You have no plans to cancel."))
     # ASCII digits only: ``isdigit`` takes "²", which ``int`` does not, and ``int`` takes
     # other scripts' digits, which nobody reading the list would type for its numbers
     if not (typed.isascii() and typed.isdecimal()) or not 1 <= int(typed) <= len(lines):
@@ -319,9 +343,13 @@ class Answer:
 
 def planner_of(table: Table) -> Side | None:
     """Whose plans the end of the turn just ended may answer: the player whose turn begins,
-    unless the game is over, the match paused or that player an AI."""
+    unless the game is over, the match paused, that player an AI or the turn just ended
+    their own (their answer in the opponent's turn, TI15: their plans answer only the
+    opponent's turns)."""
     game = table.game
     if game.is_over() or table.paused or is_robot(table.hosted.player(game.side)):
+        return None
+    if game.turns and game.turns[-1].side == game.side:
         return None
     return game.side
 
@@ -384,6 +412,21 @@ async def answer(ctx: Context, table: Table, planner: Side, texts: list[str]) ->
             reply="; ".join(reply),
         )
     return Answer(planner, reply, [encode(line) for line in deeper], told, language)
+
+
+def dropped_at_pass(table: Table, planned: Answer, plans: int) -> Answer:
+    """``planned``, which played nothing, told as what the turn that may only be a pass
+    (TI8, played by the host) did to the ``plans`` lines: no turn of theirs follows."""
+    with speaking(planned.language):
+        told = ngettext(
+            "{player}'s turn left you only a pass, which the host played at once; none of "
+            "your plans answered that turn with it: {n} plan dropped.",
+            "{player}'s turn left you only a pass, which the host played at once; none of "
+            "your plans answered that turn with it: {n} plans dropped.",
+            plans,
+            player=table.side_name(planned.planner.other),
+        )
+    return replace(planned, told=told)
 
 
 def _reply_stuck(mine: GameState, real: GameState, reply: list[str]) -> Stuck | None:

@@ -49,6 +49,8 @@ async def after_turn(
     turn begins may have planned their reply to it (``plans``): it is played at once and
     saved in the same transaction as the turn it answers (a crash cannot come between),
     and that player gets no "your turn" DM for it, only the one saying what was played.
+    A turn that may only be a pass (TI8) is played by the host, and answers the plans as
+    their reply would have: the lines replying with that pass go on, the others are dropped.
     ``kept``: the planned replies changed by the turns of this save so far. After an
     agreed ``reset`` no plan answers the turn: both sides' plans, drafts and looks were of
     the game before it, and go in this save."""
@@ -61,26 +63,33 @@ async def after_turn(
         await ctx.save(table, ended(hosted, FINISHED), mail, plans=kept, forget=reset)
         return
     forced = game.view_for(None).forced_pass
-    planner = None if reset or forced else plans.planner_of(table)
-    start = await ctx.turn_start(table.terms, hosted, ran, game.side, planner)
-    planned = None if planner is None else await plans.answer(ctx, table, planner, start.plans)
+    planner = None if reset else plans.planner_of(table)
+    # the planner's plans changed earlier in this save (their reply played: its line one
+    # step shorter) are not in the store yet: those are read from ``kept``
+    fresh = None if planner is None else kept.get(planner)
+    read = planner if fresh is None else None
+    start = await ctx.turn_start(table.terms, hosted, ran, game.side, read)
+    texts = start.plans if fresh is None else fresh
+    planned = None if planner is None else await plans.answer(ctx, table, planner, texts)
+    if planned is not None and forced and planned.reply is None:
+        planned = plans.dropped_at_pass(table, planned, len(texts))
     replying = planned is not None and planned.reply is not None
     # one DM for one turn: plans that played nothing are told in the "your turn" DM, unless
-    # the planner wants none (then alone, as a reply played is)
+    # the planner wants none or has no turn to play (then alone, as a reply played is)
     news = ""
-    if planned is not None and not replying and await _turn_dms(ctx, hosted, planned.planner):
-        news = planned.told
+    if planned is not None and not (replying or forced):
+        news = planned.told if await _turn_dms(ctx, hosted, planned.planner) else ""
     hosted = await _next_turn(
         ctx, table, hosted, headline, game_before, ran, mail, replying or forced, start, news
     )
-    if forced:
-        table.hosted = hosted  # not saved yet: the pass is saved with it
-        await _forced_pass(ctx, table, mail, kept, reset)
-        return
     if planned is not None:
         kept[planned.planner] = planned.kept
         if not news:
             mail.private(hosted.player(planned.planner), planned.told, language=planned.language)
+    if forced:  # the pass is the host's whether or not it was planned (its post the same)
+        table.hosted = hosted  # not saved yet: the pass is saved with it
+        await _forced_pass(ctx, table, mail, kept, reset)
+        return
     if planned is None or planned.reply is None:
         await ctx.save(table, hosted, mail, plans=kept, forget=reset)
         return

@@ -72,6 +72,7 @@ LABELS = {
     "step-save": N_("Save the plan"),
     "step-undo": N_("Undo"),
     "step-new": N_("Start again"),
+    "cancel-plan": N_("Cancel this plan"),
     "if-they-play": N_("If {opponent} plays: {actions}"),
     "you-reply": N_("You reply: {actions}"),
     # the replay and the board's tools

@@ -125,8 +125,8 @@ class Player:
     async def plan(self, request: web.Request) -> web.Response:
         """The plan mode (a reply planned while the opponent's turn runs): the body has the
         turn's ``stamp`` and at most one of ``pick`` (an action's notation), ``step``
-        (``new``, ``done``, ``undo``, ``save``) and ``group`` (a piece whose actions to
-        list); it answers the draft as it is then."""
+        (``new``, ``done``, ``undo``, ``save``), ``group`` (a piece whose actions to list)
+        and ``cancel`` (a listed plan's number); it answers the draft as it is then."""
         seat, language = await self.seat(request, "actions")
         with speaking_to(request, language):
             return private_json(await self.site.seats.plan(seat, *await plan_of(request)))
@@ -178,9 +178,9 @@ async def plan_of(request: web.Request) -> tuple[int, dict[str, str]]:
     """A plan request's turn stamp and its one step (a 400 saying what is wrong else)."""
     body = await body_of(request)
     stamp = field_of(body, "stamp", int, STAMP_DIGITS)
-    given = [name for name in ("pick", "step", "group") if name in body]
+    given = [name for name in ("pick", "step", "group", "cancel") if name in body]
     if len(given) > 1:
-        raise Refusal(400, _("Send at most one of pick, step and group."))
+        raise Refusal(400, _("Send at most one of pick, step, group and cancel."))
     asked: dict[str, str] = {}
     if "pick" in body:
         asked["pick"] = field_of(body, "pick", str, MOST_NOTATION)
@@ -192,6 +192,8 @@ async def plan_of(request: web.Request) -> tuple[int, dict[str, str]]:
         asked["group"] = field_of(body, "group", str, 20)
         if not PICK.fullmatch(asked["group"]):
             raise Refusal(400, group_key("group"))
+    if "cancel" in body:
+        asked["cancel"] = str(field_of(body, "cancel", int, 2))
     return stamp, asked
 
 

@@ -106,9 +106,15 @@ function draw(plan) {
     button.addEventListener("click", () => send({ step }));
     return button;
   }));
-  $("plan-list").replaceChildren(...plan.plans.map((line) => {
+  $("plan-list").replaceChildren(...plan.plans.map((line, index) => {
     const item = document.createElement("li");
-    item.textContent = line;
+    const words = document.createElement("span");
+    words.textContent = line;
+    const cancel = document.createElement("button");
+    cancel.type = "button";
+    cancel.textContent = t("cancel-plan");
+    cancel.addEventListener("click", () => send({ cancel: index + 1 })); // its number in the list
+    item.append(words, " ", cancel);
     return item;
   }));
   $("plan-picture").hidden = !plan.picture;
