@@ -478,6 +478,27 @@ async def test_r28_a_reset_agreed_during_a_pause_keeps_the_match_paused(
     assert hosted is not None and hosted.due_at == h.clock.now() + 86400.0
 
 
+async def test_r28_a_paused_turns_notice_offers_resume_not_play(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: after a reset agreed during a pause, ann's "your turn" DM said "Press Play
+    ... then end your turn" with Play and End turn buttons, each press refused ("The match
+    is paused"). It names the turn, says the match stays paused, and offers Resume."""
+    service = h.service
+    await series_with_bob_down_to_one(h, monkeypatch)
+    await service.reset(HERE, BOB)
+    await service.pause(HERE, ANN)
+    await service.pause(HERE, BOB)
+    await h.settle()
+    seen = len(h.delivery.log)
+    await service.reset(HERE, ANN)  # accepted during the pause
+    await h.settle()
+    [dm] = [d.message for d in h.delivery.log[seen:] if d.kind == PRIVATE and d.user_id == ANN.id]
+    assert dm.buttons is not None and "resume" in dm.buttons.verbs, dm.buttons
+    assert not {"play", "end"} & set(dm.buttons.verbs), dm.buttons
+    assert "Press Play" not in dm.text and "The match stays paused" in dm.text, dm.text
+
+
 async def test_a_reset_needs_a_series_and_a_player_down_to_one_command_piece(h: Harness) -> None:
     service = h.service
     await started(h, Terms(options={"target": 20}))

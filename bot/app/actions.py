@@ -494,7 +494,7 @@ class Actions:
             return await self._rematch(caller, place, expect)
         if press.verb == "offer":  # propose a draw, or accept the one proposed
             return Answer.of(await service.draw(place, user, expect=expect))
-        if press.verb in ("draw", "reset", "pause", "resign", "abort"):
+        if press.verb in ("draw", "reset", "pause", "resume", "resign", "abort"):
             return Answer.of(await self._agreement(press.verb)(place, user, expect=expect))
         if press.verb == "hint":
             return self._offered(place, await self._hint(place, user))

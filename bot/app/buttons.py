@@ -33,6 +33,7 @@ VERBS: dict[str, tuple[str, str]] = {
     "offer": (N_("Propose a draw"), "secondary"),  # a turn post, a game going nowhere
     "reset": (N_("Accept the reset"), "success"),
     "pause": (N_("Agree to pause"), "success"),
+    "resume": (N_("Resume the clock"), "primary"),  # a paused turn's notice
     "rewind": (N_("Accept the takeback"), "success"),
     "askback": (N_("Ask to take it back"), "secondary"),  # a casual match's ended turn
     "plan": (N_("Plan a reply"), "secondary"),  # an ended turn: the plan panel (bot.app.planning)

@@ -21,11 +21,15 @@ from .table import DRAW, Table
 from .texts import duration, moment
 
 TURN_BUTTONS = ("play", "end", "preview")  # on the "your turn" notice
+PAUSED_BUTTONS = ("resume", "preview")  # on it while the turn waits for a resume
 
 
 def turn_buttons(table: Table) -> tuple[str, ...]:
-    """The "your turn" notice's buttons: with a Hint in a practice game."""
-    return TURN_BUTTONS + (("hint",) if table.practice else ())
+    """The "your turn" notice's buttons: with a Hint in a practice game; Resume in place of
+    Play and End turn while the match stays paused (a takeback or reset agreed then), where
+    those would be refused."""
+    paused = table.hosted.paused_left is not None
+    return (PAUSED_BUTTONS if paused else TURN_BUTTONS) + (("hint",) if table.practice else ())
 
 
 def to_act_line(ctx: Context, table: Table, view: GameView, localized: bool = False) -> str:
@@ -165,7 +169,9 @@ def _your_turn_text(ctx: Context, table: Table, view: GameView, recap: Sequence[
     hosted = table.hosted
     opponent, what = table.who(view.side.other), word(showing.to_act(view))
     play, act = ctx.cmd("play", localized=True), ctx.cmd("act", localized=True)
-    if hosted.due_at is None:
+    if hosted.paused_left is not None:  # nothing is played before a resume (paused_lines)
+        line = _("Your turn against {player}: {what}.", player=opponent, what=what)
+    elif hosted.due_at is None:
         line = _(
             "Your turn against {player}: {what}. Press Play (or {play}) and pick your actions, "
             "or type them with {act}; then end your turn.",
