@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from event_helpers import ADMIN, GUILD, HERE, create, desk_of, snapshot, user
 
 from bot.app.boards import Boards
