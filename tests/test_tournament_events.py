@@ -24,6 +24,7 @@ from event_helpers import (
     user,
 )
 
+from bot.app.boards import Boards
 from bot.app.listing import Listing
 from bot.ladder.results import Results
 from bot.service import GuildSettings, Place, Refused, Settings, Terms, User, save_guild
@@ -1332,3 +1333,27 @@ async def test_a_withdrawn_player_stays_marked_on_the_standings_picture_whatever
     assert any(row[1] == f"{longest} (withdrawn)" for row in table.rows)
     bare = tuple((row[0], longest, *row[2:]) if longest in row[1] else row for row in table.rows)
     assert event_table_png(table) != event_table_png(replace(table, rows=bare))
+
+
+async def test_an_events_game_is_not_called_casual_where_no_turn_is_taken_back(h: Harness) -> None:
+    """An unrated Swiss game is refused a takeback with "Turns are taken back only in casual
+    matches" (it counts in the standings), yet its web page's terms read "1 day per turn,
+    casual, ...", the word picked from ``rated`` alone. An event's game is "unrated"."""
+    desk = await desk_of(h)
+    await create(desk, "Cup", "torishogi", "swiss", rounds=2)
+    for n in (1, 2):
+        await desk.join(HERE, user(n), "Cup")
+    await desk.begin(HERE, ADMIN, "Cup", admin=True)
+    await h.settle()
+    [pairing] = (await snapshot(h, "Cup")).pairings
+    hosted = await h.store.hosting.get(pairing.hosted_id)
+    terms = Terms.from_json(hosted.terms)
+    assert terms.competition and not terms.rated and not terms.casual
+    place = Place(GUILD, hosted.channel_id)
+    first = user(hosted.challenger_id)
+    await h.service.play(place, first, "c3c4")
+    await h.service.end_turn(place, first)
+    with pytest.raises(Refused, match="only in casual matches"):
+        await h.service.takeback(place, first)
+    state = await Boards(h.service).public(hosted.id)
+    assert "casual" not in state["terms"].split(", "), state["terms"]

@@ -303,7 +303,7 @@ class Terms:
             parts.append(_("away days do not stop the clock"))
         series = self.kind.series_words(checked)
         parts += [word(series)] if series else []
-        parts.append(_("rated") if self.rated else _("casual"))
+        parts.append(_("rated") if self.rated else _("casual") if self.casual else _("unrated"))
         if self.roles == "random":
             parts.append(_("Challenger drawn at random"))
         if self.roles == "opposition":
