@@ -493,7 +493,7 @@ async def test_a_takeback_that_fails_to_save_leaves_the_askers_planned_replies(
     h: Harness,
 ) -> None:
     """ann ends her turn, plans her reply to bob's ("if c5c4, I play a3a4") and asks to take
-    her turn back. bob accepts; ``agreements._rewind`` deletes both players' plans and
+    her turn back. bob accepts; ``takebacks.rewind`` deletes both players' plans and
     drafts (``plans.forget``, each its own commit) before the takeback itself was saved.
     The bot dies (or the save fails: its board picture, a stale copy) in between: the
     takeback never happened, but ann's planned reply is gone, and bob's c5c4 is not

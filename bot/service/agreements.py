@@ -8,12 +8,12 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
-from bot.i18n import N_, _, option, speaking, word
+from bot.i18n import N_, _, speaking, word
 from rules import GAMES, ActionError, Side
 from rules.words import Text, msg
 from storage import Hosted
 
-from . import announce, plans, showing, timing
+from . import announce, showing
 from .context import Context, Mail
 from .endings import discard_unfinished, finish, outcome_headline
 from .errors import ActionRefused, Refused
@@ -22,6 +22,7 @@ from .notify import PROPOSAL, TURN
 from .phases import FINISHED, PLAYING
 from .stops import run_until, running_between
 from .table import DRAW, OFFERS, PAUSE, RESET, REWIND, SPENT, Table, player_side
+from .takebacks import check_takeback, rewind
 from .texts import duration, listing, moment
 from .turns import after_turn
 
@@ -216,69 +217,7 @@ def _check_proposal(ctx: Context, table: Table, kind: str, side: Side) -> None:
     if kind == RESET and RESET not in table.game.agreements(side):
         raise Refused(_unavailable(table, kind))
     if kind == REWIND:
-        _check_takeback(table, side)
-
-
-def _check_takeback(table: Table, side: Side) -> None:
-    """A takeback is asked in a casual match (``Terms.casual``: neither rated nor a
-    competition's), by the player whose turn just ended, while the turn after it runs (it
-    lapses when that one ends): the opponent's, or after a decision in the opponent's turn
-    (Torii's Monkey, TI15) the asker's own; for a turn the rules let be taken back
-    (``check_takeback``: not one holding an action they never take back, such as TORA's
-    search, R10, whose player would play the turn again knowing what it found)."""
-    if table.terms.competition:
-        raise Refused(
-            _(
-                "Turns are taken back only in casual matches: this game counts in its event's "
-                "or tournament's standings, where no other player could take a turn back. "
-                "Play on."
-            )
-        )
-    if table.terms.rated:
-        casual = f"`{option('rated')}:False`"  # the option as the reader's Discord names it
-        raise Refused(
-            _(
-                "Turns are taken back only in casual matches: this one is rated. Play on, or "
-                "challenge again with {rated} for a match where takebacks are allowed.",
-                rated=casual,
-            )
-        )
-    game = table.game
-    if not game.turns or game.turns[-1].side != side:
-        raise Refused(
-            _(
-                "You can ask to take back the turn you have just ended, until your opponent "
-                "ends theirs; now there is none."
-            )
-        )
-    try:
-        game.check_takeback()
-    except ActionError as exc:
-        raise Refused(
-            _(
-                "Your last turn cannot be taken back: {reason}. Play on from it; you can ask "
-                "to take back a later turn that holds no such action.",
-                reason=word(exc.message),
-            )
-        ) from None
-
-
-def _check_discard(table: Table, asker: Side) -> None:
-    """The takeback drops what its accepter staged: refused while that holds an action the
-    rules never take back (``check_discard``: TORA's search, R10), whose player would
-    otherwise keep what it showed them without it being played."""
-    try:
-        table.game.check_discard()
-    except ActionError as exc:
-        raise Refused(
-            _(
-                "You cannot accept {asker}'s takeback now: it would take back what you staged "
-                "this turn, and {reason}. Decline it, or end your turn (the request then "
-                "lapses).",
-                asker=table.side_name(asker),
-                reason=word(exc.message),
-            )
-        ) from None
+        check_takeback(table, side)
 
 
 def _unavailable(table: Table, kind: str) -> str:
@@ -305,7 +244,7 @@ async def _agreed(ctx: Context, table: Table, side: Side, kind: str) -> Reply:
     if kind == PAUSE:
         return await _pause(ctx, table, side)
     if kind == REWIND:
-        return await _rewind(ctx, table, side)
+        return await rewind(ctx, table, side)
     offers = table.offers()
     del offers[kind]
     hosted = replace(table.hosted, offers=table.encode_offers(offers))
@@ -365,66 +304,6 @@ async def _pause(ctx: Context, table: Table, side: Side) -> Reply:
         )
     await ctx.save(table, paused, mail)
     return Reply(_("The match is paused."), private=False, stamp=table.stamp)
-
-
-async def _rewind(ctx: Context, table: Table, side: Side) -> Reply:
-    """``side`` accepts the takeback: the game goes back to before the asker's last turn
-    (replayed from the log: ``Store.before_last_turn``), what ``side`` staged goes with it,
-    and the asker plays that turn again on a fresh clock (less the increment the turn taken
-    back earned: ``timing.taken_back``; a decision in the opponent's turn, TI15, earned
-    none). Accepted during a pause, the match stays paused,
-    with that fresh time for the turn once either player resumes it."""
-    asker, match = side.other, table.played
-    found = await ctx.store.before_last_turn(match)
-    if found is None:
-        raise Refused(
-            _(
-                "{player}'s last turn ended at its deadline or by an agreement, so it cannot be "
-                "taken back; the takeback request stands until you decline it.",
-                player=table.side_name(asker),
-            )
-        )
-    _check_discard(table, asker)
-    number = len(match.game.turns)
-    offers = table.offers()
-    del offers[REWIND]
-    match.rewind(*found)
-    hosted = replace(table.hosted, offers=table.encode_offers(offers))
-    if not match.game.view_for(asker).deciding:  # the turn taken back was no decision
-        hosted = timing.taken_back(table.terms, hosted, asker)
-    if table.paused:
-        hosted = timing.started_paused(table.terms, hosted, asker)
-    else:
-        hosted = await ctx.turn_clock(table.terms, hosted, asker)
-    staged = replace(table, hosted=hosted)
-    view = match.game.view_for(None)
-    names = announce.names_of(table)
-    mail = Mail(table.channel_id)
-    with speaking(await ctx.server_language(hosted.guild_id)) as language:
-        said = _(
-            "{player} accepted {asker}'s takeback: turn {number} is taken back and played again.",
-            player=table.who(side),
-            asker=table.side_name(asker),
-            number=number,
-        )
-        paused = announce.paused_lines(ctx, staged)  # accepted during a pause
-        standing = showing.standing(view, names)
-        to_act = announce.to_act_line(ctx, staged, view, localized=True)
-    mail.public(
-        "\n".join([said, *paused, standing, to_act]),
-        await ctx.board_file(view, staged, guild=hosted.guild_id),
-        mentions=(hosted.player(asker),),
-        notice=TURN,
-        language=language,
-    )
-    await announce.your_turn(ctx, staged, asker, mail)
-    # the plans, drafts and looks were of turns of the game as it was: they go with it
-    await ctx.save(table, hosted, mail, plans=plans.emptied(), forget=True)
-    return Reply(
-        _("You accepted the takeback: turn {number} is played again.", number=number),
-        private=False,
-        stamp=table.stamp,
-    )
 
 
 async def resume(ctx: Context, table: Table, user: User) -> Reply:
