@@ -462,15 +462,20 @@ def test_a_game_lost_on_missed_turns_mid_game_is_played_and_not_paired_again() -
     assert frozenset((1, 3)) not in {frozenset((b.first, b.second)) for b in third.boards}
 
 
-async def test_a_lapsed_setup_is_not_said_to_record_nothing(h: Harness) -> None:
-    """p2 never finished the setup of a Swiss game, which the event scores a forfeit win for
-    p1: the lapse post says the game is over, not that nothing is recorded."""
+async def swiss_of_two(h: Harness, game: str, rounds: int) -> None:
+    """A Swiss "Cup" of ``game`` begun by players 1 and 2, a day a turn."""
     desk = await desk_of(h)
-    await create(desk, "Cup", "tora", "swiss", rounds=1, turn_seconds=DAY)
+    await create(desk, "Cup", game, "swiss", rounds=rounds, turn_seconds=DAY)
     for n in (1, 2):
         await desk.join(HERE, user(n), "Cup")
     await desk.begin(HERE, ADMIN, "Cup", admin=True)
     await h.settle()
+
+
+async def test_a_lapsed_setup_is_not_said_to_record_nothing(h: Harness) -> None:
+    """p2 never finished the setup of a Swiss game, which the event scores a forfeit win for
+    p1: the lapse post says the game is over, not that nothing is recorded."""
+    await swiss_of_two(h, "tora", rounds=1)
     [row] = (await snapshot(h, "Cup")).pairings
     assert row.hosted_id is not None
     hosted = await h.store.hosting.get(row.hosted_id)
@@ -486,12 +491,7 @@ async def test_a_lapsed_setup_is_not_said_to_record_nothing(h: Harness) -> None:
 async def test_e5_a_setup_lapsed_by_both_is_listed_as_played_again(h: Harness) -> None:
     """Neither player finished the setup of a Swiss game: E5 plays it again, which their
     ``/tora games`` says (not "without a result", nor a tournament's tie)."""
-    desk = await desk_of(h)
-    await create(desk, "Cup", "tora", "swiss", rounds=1, turn_seconds=DAY)
-    for n in (1, 2):
-        await desk.join(HERE, user(n), "Cup")
-    await desk.begin(HERE, ADMIN, "Cup", admin=True)
-    await h.settle()
+    await swiss_of_two(h, "tora", rounds=1)
     await h.advance(2 * DAY)  # neither chose: the setup lapses
     await h.settle()
     said = await Listing(h.service).games(user(1).id)
@@ -1339,12 +1339,7 @@ async def test_an_events_game_is_not_called_casual_where_no_turn_is_taken_back(h
     """An unrated Swiss game is refused a takeback with "Turns are taken back only in casual
     matches" (it counts in the standings), yet its web page's terms read "1 day per turn,
     casual, ...", the word picked from ``rated`` alone. An event's game is "unrated"."""
-    desk = await desk_of(h)
-    await create(desk, "Cup", "torishogi", "swiss", rounds=2)
-    for n in (1, 2):
-        await desk.join(HERE, user(n), "Cup")
-    await desk.begin(HERE, ADMIN, "Cup", admin=True)
-    await h.settle()
+    await swiss_of_two(h, "torishogi", rounds=2)
     [pairing] = (await snapshot(h, "Cup")).pairings
     hosted = await h.store.hosting.get(pairing.hosted_id)
     terms = Terms.from_json(hosted.terms)
