@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.i18n import _, kept, speaking
+from bot.i18n import N_, _, kept, speaking
 from rules import Side
 from rules.words import Text, msg
 from storage import Hosted
@@ -146,14 +146,10 @@ async def cancel(ctx: Context, table: Table, user: User, admin: bool) -> Reply:
         headline = msg("An admin ({admin}) cancelled the match.", admin=admin_name)
         await close(ctx, table, headline, CANCELLED)
     else:
-        mail = Mail(table.channel_id)
-        with speaking(await ctx.server_language(hosted.guild_id)) as language:
-            said = _(
-                "An admin ({admin}) cancelled the match before its game started. Nothing is "
-                "recorded.",
-                admin=admin_name,
-            )
-            mail.public(said, mentions=_players_so_far(hosted), language=language)
+        said = N_(
+            "An admin ({admin}) cancelled the match before its game started. Nothing is recorded."
+        )
+        mail = await _players_told(ctx, hosted, said, admin_name)
         await ctx.update(table, ended(hosted, CANCELLED), mail, drop_choices=True)
     return Reply(_("The match is cancelled."), private=False)
 
@@ -162,15 +158,22 @@ async def _call_off_unloaded(ctx: Context, table: Table, admin_name: str) -> Non
     """An admin's cancel of a match whose game cannot be loaded (its stored data is
     damaged): called off without its game, which no post shows."""
     hosted = table.hosted
-    mail = Mail(table.channel_id)
-    with speaking(await ctx.server_language(hosted.guild_id)) as language:
-        said = _(
-            "An admin ({admin}) cancelled the match: its stored data is damaged, so its game "
-            "cannot be shown. Nothing is recorded.",
-            admin=admin_name,
-        )
-        mail.public(said, mentions=_players_so_far(hosted), language=language)
+    said = N_(
+        "An admin ({admin}) cancelled the match: its stored data is damaged, so its game "
+        "cannot be shown. Nothing is recorded."
+    )
+    mail = await _players_told(ctx, hosted, said, admin_name)
     await ctx.close_unloaded(table, ended(hosted, CANCELLED), mail, CANCELLED)
+
+
+async def _players_told(ctx: Context, hosted: Hosted, said: str, admin: str) -> Mail:
+    """The channel's post of an admin's cancel ``said`` (a source text naming ``admin``),
+    in the server's language, mentioning the match's players so far."""
+    mail = Mail(hosted.channel_id)
+    with speaking(await ctx.server_language(hosted.guild_id)) as language:
+        text = _(said, admin=admin)
+        mail.public(text, mentions=_players_so_far(hosted), language=language)
+    return mail
 
 
 def _players_so_far(hosted: Hosted) -> tuple[int, ...]:
