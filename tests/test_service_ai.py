@@ -178,10 +178,7 @@ async def test_the_torii_ai_takes_no_draw_offered_after_the_first_turn(h: Harnes
     await h.settle()
     await h.service.setup(HERE, ANN, {"spirit": "Kitsune"})
     await h.settle()
-    started, gate = await _gated_search(h)
-    await h.service.play(HERE, ANN, "3 c3 c4 c6")
-    await h.service.end_turn(HERE, ANN)
-    await asyncio.wait_for(started.wait(), 30)  # the AI is thinking
+    gate = await _thinking_after(h, "3 c3 c4 c6")
     await h.service.draw(HERE, ANN)
     gate.set()
     await h.settle()
@@ -457,6 +454,16 @@ async def _gated_search(h: Harness) -> tuple[asyncio.Event, asyncio.Event]:
     return started, gate
 
 
+async def _thinking_after(h: Harness, turn: str) -> asyncio.Event:
+    """ann plays ``turn`` and ends it; returns once the AI's search for its answer has begun,
+    held until the gate returned is set."""
+    started, gate = await _gated_search(h)
+    await h.service.play(HERE, ANN, turn)
+    await h.service.end_turn(HERE, ANN)
+    await asyncio.wait_for(started.wait(), 30)
+    return gate
+
+
 async def test_a_takeback_asked_while_the_ai_thinks_is_answered_before_its_turn(
     h: Harness,
 ) -> None:
@@ -464,10 +471,7 @@ async def test_a_takeback_asked_while_the_ai_thinks_is_answered_before_its_turn(
     agrees to every takeback in a practice game) was still searching its answer; the AI
     played its searched turn over the standing request, which lapsed unanswered."""
     await practice(h, game="torishogi", turn_seconds=HOUR)
-    started, gate = await _gated_search(h)
-    await h.service.play(HERE, ANN, "c3c4")
-    await h.service.end_turn(HERE, ANN)
-    await asyncio.wait_for(started.wait(), 5)  # the AI is thinking
+    gate = await _thinking_after(h, "c3c4")
     await h.service.takeback(HERE, ANN)
     gate.set()
     await h.settle()
@@ -486,10 +490,7 @@ async def test_the_ai_does_not_take_back_a_turn_whose_search_looked_for_its_hidd
     await practice(h, options={"board": "long", "assassins": True})
     await h.service.setup(HERE, ANN, {"strategy": "defensive", "ruler": "K", "assassin": "v8h17"})
     await h.settle()
-    started, gate = await _gated_search(h)
-    await h.service.play(HERE, ANN, "K v9h17 search")
-    await h.service.end_turn(HERE, ANN)
-    await asyncio.wait_for(started.wait(), 30)  # the AI is thinking
+    gate = await _thinking_after(h, "K v9h17 search")
     with pytest.raises(Refused, match=r"Your last turn cannot be taken back: .*\(R10\)"):
         await h.service.takeback(HERE, ANN)
     gate.set()
