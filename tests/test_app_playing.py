@@ -12,11 +12,14 @@ from test_service_games import torii_until_the_monkeys_pause
 
 from bot.app import Caller
 from bot.app.actions import Actions, ChallengeOptions
+from bot.app.boards import Boards
 from bot.app.menus import ACT, Nav
+from bot.app.page_words import next_step
 from bot.app.playing import Playing
 from bot.i18n import _, speaking
 from bot.service import Place, Terms, User
 from bot.service.testing import Harness, RecordingThreads
+from rules import Side
 
 GUILD, CHANNEL = 1, 100
 ANN, BOB = User(1, "ann"), User(2, "bob")
@@ -178,6 +181,23 @@ async def test_ti15_the_monkeys_panel_asks_for_a_decision_not_a_move(h: Harness)
     assert "This turn so far: 1. " in decided.text, decided.text
     assert "Your decision is staged: End turn plays it, or Undo takes it back." in decided.text
     assert "move" not in decided.text
+
+
+async def test_ti15_the_pages_next_step_for_the_monkeys_decision_speaks_of_no_move(
+    h: Harness,
+) -> None:
+    """bob decides for his Monkey on his page (TI15). Regression: the page's next step read
+    "Click a piece, then where it goes." and, once decided, "another move replaces it",
+    though there is no move and the decision is a button under the board."""
+    await torii_until_the_monkeys_pause(h)
+    hosted = await h.running.records.live_in_channel(CHANNEL)
+    assert hosted is not None
+    boards = Boards(h.service)
+    state = await boards.mine(hosted.id, Side.OPPOSITION)
+    assert next_step(state) == "Choose with the buttons under the board.", state
+    await h.service.play(HERE, BOB, "flip none")
+    state = await boards.mine(hosted.id, Side.OPPOSITION)
+    assert next_step(state) == "Your decision is staged: End turn plays it, or Undo takes it back."
 
 
 @pytest.mark.parametrize("language", ["en", "de", "ja"])

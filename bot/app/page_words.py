@@ -146,6 +146,10 @@ def next_step(state: Mapping[str, Any]) -> str:
     """What the player may do next on the page, from their state."""
     staged = len(state.get("staged") or ())
     left = int(state.get("actions_left") or 0)
+    if state.get("decision"):  # Torii's Monkey (TI15) or a forced pass (TI8): no move
+        if not staged:
+            return _("Choose with the buttons under the board.")
+        return _("Your decision is staged: End turn plays it, or Undo takes it back.")
     if state.get("one_move"):
         if not staged:
             return _("Click a piece, then where it goes.")

@@ -52,6 +52,8 @@ class Moves:
     actions_left: int = 0
     prompt: str = ""
     one_move: bool = False
+    # the turn asks no move but a decision (Torii's Monkey, TI15) or its forced pass (TI8)
+    decision: bool = False
 
 
 @dataclass(frozen=True)
@@ -195,6 +197,7 @@ class Looking(Host):
             game.actions_left,
             base.prompt(),
             game_type(game.game_type).one_move,
+            picking.decides(base.view_for(game.side)),
         )
 
     async def warnings(self, hosted_id: int, viewer: Side, group: str) -> dict[str, str]:

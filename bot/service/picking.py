@@ -11,7 +11,7 @@ from functools import partial
 from typing import TypeAlias
 
 from bot.i18n import _
-from rules import GameState, Side, game_type
+from rules import GameState, GameView, Side, game_type
 from rules.protocol import Choice, ChoiceGroup
 
 from . import pointing, showing, warning
@@ -48,7 +48,7 @@ async def menu(
         to_act=showing.to_act(view),
         prompt=base.prompt(),
         one_move=game_type(game.game_type).one_move,
-        decision=view.deciding or view.forced_pass,
+        decision=decides(view),
     )
     header = next((g for g in groups if g.key == group), None)
     if header is None:
@@ -142,3 +142,9 @@ async def _choices(ctx: Context, table: Table, base: GameState, group: str) -> t
 
 def _notations(choices: tuple[Choice, ...], shown: ShownChoices | None) -> list[str]:
     return [c.notation for c in (choices if shown is None else shown(choices))]
+
+
+def decides(view: GameView) -> bool:
+    """Whether the turn of ``view``'s player asks no move but a decision (Torii's Monkey,
+    TI15) or its forced pass (TI8): what a panel or a page then asks them for."""
+    return view.deciding or view.forced_pass
