@@ -92,7 +92,9 @@ async def test_hostile_inputs_are_refused_quickly_changing_nothing(tmp_path: Pat
                 assert refusal in done.text, (path, done.text)
                 assert len(done.text) < 1000  # never the whole input echoed back
                 assert all(not m.pinged for m in done.messages), (path, done.messages)
-            ratio = statistics.median(times) / baseline
+            # the quickest of three: a cost of the input shows in each, a stall of the
+            # machine under the suite's load (a fresh-clone CI met an 18x median) in few
+            ratio = min(times) / baseline
             assert ratio <= RATIO, f"{path} {str(values)[:60]}: {ratio:.1f} times a plain refusal"
         await stage.quiet()
         assert await state(stage) == before
