@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from types import SimpleNamespace
 
 import event_helpers as events
@@ -417,17 +417,8 @@ async def test_an_ai_that_searches_for_the_assassin_plays_on_once_it_knows_what_
     as a free action; a searching piece that found nothing may do nothing else, but the
     other pieces may). Regression: the AI played its search as a whole turn and gave up
     its other actions. Now the host plays the search alone and asks the engine again."""
-    real = ai.decide
     asked: list[int] = []
-
-    def searching_first(game, level, seconds, seed):
-        asked.append(len(game.staged()))
-        if game.staged():
-            return real(game, level, seconds, seed)
-        searches = [a for a in game.legal_actions() if getattr(a, "kind", None) == "search"]
-        return [game.notation(searches[0])]
-
-    monkeypatch.setattr(ai, "decide", searching_first)
+    monkeypatch.setattr(ai, "decide", searching_first(asked))
     await practice(h, options={"board": "long", "assassins": True})
     await h.service.setup(HERE, ANN, {"strategy": "defensive", "ruler": "K", "assassin": "v8h17"})
     await h.service.end_turn(HERE, ANN)  # ann passes
@@ -437,6 +428,22 @@ async def test_an_ai_that_searches_for_the_assassin_plays_on_once_it_knows_what_
     [turn] = ended
     actions = [line for line in turn.splitlines() if line.startswith("- ")]
     assert "search" in actions[0] and len(actions) > 1
+
+
+def searching_first(asked: list[int] | None = None) -> Callable[..., list[str]]:
+    """An engine that opens its turn with a search (R43) and then thinks as the real one;
+    each time it is asked, how many actions were staged goes to ``asked``."""
+    real = ai.decide
+
+    def decide(game, level, seconds, seed):
+        if asked is not None:
+            asked.append(len(game.staged()))
+        if game.staged():
+            return real(game, level, seconds, seed)
+        searches = [a for a in game.legal_actions() if getattr(a, "kind", None) == "search"]
+        return [game.notation(searches[0])]
+
+    return decide
 
 
 async def _gated_search(h: Harness) -> tuple[asyncio.Event, asyncio.Event]:
@@ -507,15 +514,7 @@ async def test_a_takeback_asked_once_the_ai_staged_its_search_is_declined_and_it
     agreed to every takeback, accepting it was refused (it would take back the AI's search)
     three times in a row, and the AI gave up: it neither played its turn nor answered, and
     the match sat until its clock ran out. It declines such a takeback now, saying why."""
-    real = ai.decide
-
-    def searching_first(game, level, seconds, seed):
-        if game.staged():
-            return real(game, level, seconds, seed)
-        searches = [a for a in game.legal_actions() if getattr(a, "kind", None) == "search"]
-        return [game.notation(searches[0])]
-
-    monkeypatch.setattr(ai, "decide", searching_first)
+    monkeypatch.setattr(ai, "decide", searching_first())
     await practice(h, options={"board": "long", "assassins": True})
     await h.service.setup(HERE, ANN, {"strategy": "defensive", "ruler": "K", "assassin": "v8h17"})
     await h.settle()

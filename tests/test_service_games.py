@@ -6,6 +6,7 @@ opponent's turn, and no answer by the deadline means none (TI15)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Awaitable, Callable
 
 import pytest
 
@@ -80,9 +81,15 @@ async def test_a_staged_torishogi_move_is_played_at_the_deadline(h: Harness) -> 
     )
 
 
-async def torii_until_the_monkeys_pause(h: Harness, **terms: object) -> None:
+async def torii_until_the_monkeys_pause(
+    h: Harness,
+    before_it: Callable[[list[str]], Awaitable[None]] | None = None,
+    **terms: object,
+) -> None:
     """A Torii match (ann Kitsune, bob Monkey) played until ann's turn waits for bob's
-    Monkey (TI15), with the same keen-on-building moves as the end-to-end test."""
+    Monkey (TI15), with the same keen-on-building moves as the end-to-end test;
+    ``before_it`` is called with the actions of the turn that brings the pause, before
+    they are played."""
     await h.service.challenge(HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR, game="torii", **terms))
     await h.service.accept(HERE, BOB)
     await h.service.setup(HERE, ANN, {"spirit": "kitsune"})
@@ -92,12 +99,19 @@ async def torii_until_the_monkeys_pause(h: Harness, **terms: object) -> None:
     rng = random.Random(43)
     while not game.deciding:
         player = ANN if game.side == Side.CHALLENGER else BOB
+        texts = []
         while game.actions_left and game.legal_actions():
             actions = game.legal_actions()
             builds = [a for a in actions if "build" in game.notation(a)]
             text = game.notation(rng.choice(builds if builds and rng.random() < 0.8 else actions))
-            await h.service.play(HERE, player, text)
+            texts.append(text)
             game.apply(text)
+        probe = game.copy()
+        probe.end_turn()
+        if before_it is not None and probe.deciding:
+            await before_it(texts)
+        for text in texts:
+            await h.service.play(HERE, player, text)
         game.end_turn()
         await h.service.end_turn(HERE, player)
     await h.settle()

@@ -14,12 +14,13 @@ from typing import Any
 
 import pytest
 from positions import C, O, hidden, with_assassins
+from test_service_games import torii_until_the_monkeys_pause
 
 from bot.service import Place, Refused, Terms, User, plans
 from bot.service.offload import Offload
 from bot.service.testing import PRIVATE, Harness
 from harness.stage import planned_turn
-from rules import ActionError, Side, game_type
+from rules import ActionError, Side
 from rules.tora import Game
 
 HERE = Place(guild_id=1, channel_id=100)
@@ -529,33 +530,12 @@ async def test_ti15_a_planned_monkey_answer_is_not_told_again_as_the_opponents_t
     just played included) were matched against his own answer: "ann played flip none,
     which none of your plans answers: 1 plan dropped". A player's plans answer only the
     opponent's turns."""
-    await h.service.challenge(HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR, game="torii"))
-    await h.service.accept(HERE, BOB)
-    await h.service.setup(HERE, ANN, {"spirit": "kitsune"})
-    await h.service.setup(HERE, BOB, {"spirit": "Monkey"})
-    await h.settle()
-    # the moves of test_service_games.torii_until_the_monkeys_pause
-    game = game_type("torii").new_game({}, ({"spirit": "Kitsune"}, {"spirit": "Monkey"}))
-    rng = random.Random(43)
-    while not game.deciding:
-        player = ANN if game.side == Side.CHALLENGER else BOB
-        texts = []
-        while game.actions_left and game.legal_actions():
-            actions = game.legal_actions()
-            builds = [a for a in actions if "build" in game.notation(a)]
-            text = game.notation(rng.choice(builds if builds and rng.random() < 0.8 else actions))
-            texts.append(text)
-            game.apply(text)
-        probe = game.copy()
-        probe.end_turn()
-        if probe.deciding:  # ann's turn waits for bob's Monkey: he plans his answer
-            saved = await h.service.plans(HERE, BOB, add=f"{'; '.join(texts)} > flip none")
-            assert saved.text.startswith("Plan 1 saved."), saved.text
-        for text in texts:
-            await h.service.play(HERE, player, text)
-        game.end_turn()
-        await h.service.end_turn(HERE, player)
-    await h.settle()
+
+    async def plan_the_answer(texts: list[str]) -> None:
+        saved = await h.service.plans(HERE, BOB, add=f"{'; '.join(texts)} > flip none")
+        assert saved.text.startswith("Plan 1 saved."), saved.text
+
+    await torii_until_the_monkeys_pause(h, plan_the_answer)
     told = dms(h, BOB)
     assert any("your planned reply flip none was played" in text for text in told), told[-2:]
     assert not any("none of your plans answers" in text for text in told), told[-1]
