@@ -166,10 +166,8 @@ class Looking(Host):
             look = replace(look, setup=await setup_phase.form(self._ctx, table, user))
         if table.match is None:
             return look
-        game = table.game
-        look = replace(
-            look, view=game.view_for(viewer), outcome=game.outcome(), history=_history(game)
-        )
+        game, view = table.game, table.game.view_for(viewer)
+        look = replace(look, view=view, outcome=game.outcome(), history=_history(game))
         if viewer is not None and hosted.phase == PLAYING and not game.is_over():
             kinds = await agreements.proposable(self._ctx, table, viewer)
             look = replace(look, proposable=kinds)
@@ -177,12 +175,13 @@ class Looking(Host):
         if viewer is not None and acting and game.side == viewer:
             if seen:
                 await reminders.looked(self._ctx, table, viewer)  # no reminder of this turn
-            look = replace(look, moves=await self._moves(table))
+            look = replace(look, moves=await self._moves(table, view))
         return look
 
-    async def _moves(self, table: Table) -> Moves:
+    async def _moves(self, table: Table, view: GameView) -> Moves:
         """The acting player's actions, without the rules' warnings (``warnings`` gives a
-        group's: they may cost a search each), worked out once per state of the match."""
+        group's: they may cost a search each), worked out once per state of the match;
+        ``view`` is theirs (whether their turn is a decision)."""
         memo = table.memo()
         game = table.game
         base = picking.base_of(table)
@@ -197,7 +196,7 @@ class Looking(Host):
             game.actions_left,
             base.prompt(),
             game_type(game.game_type).one_move,
-            picking.decides(base.view_for(game.side)),
+            picking.decides(view),
         )
 
     async def warnings(self, hosted_id: int, viewer: Side, group: str) -> dict[str, str]:
