@@ -8,12 +8,12 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from bot.service import Place, Terms, User
+from bot.service import Place, Refused, Terms, User
 from bot.service.testing import Harness
 from rules.tora import Game, Options, Side
 
 HERE = Place(guild_id=1, channel_id=100)
-ANN, BOB = User(1, "ann"), User(2, "bob")
+ANN, BOB, CARL = User(1, "ann"), User(2, "bob"), User(3, "carl")
 TERMS = Terms(options={"board": "long", "assassins": True})
 OPTIONS = Options(
     board="long",
@@ -29,15 +29,20 @@ class World:
     """One match, with a rules-core shadow of it to pick the public actions from (hidden
     means absent: what is legal for the public pieces is the same in every twin)."""
 
-    def __init__(self, h: Harness, ann_start: str) -> None:
+    def __init__(self, h: Harness, ann_start: str, terms: Terms = TERMS) -> None:
         self.h = h
         self.ann_start = ann_start
+        self.terms = terms
         self.shadow = Game(OPTIONS, assassin_starts=(ann_start, BOB_START))
-        self.replies: dict[int, list[tuple[str, list[bytes]]]] = {ANN.id: [], BOB.id: []}
+        self.replies: dict[int, list[tuple[str, list[bytes]]]] = {
+            ANN.id: [],
+            BOB.id: [],
+            CARL.id: [],
+        }
 
     async def start(self) -> None:
         service = self.h.service
-        await service.challenge(HERE, ANN, BOB, TERMS)
+        await service.challenge(HERE, ANN, BOB, self.terms)
         await service.accept(HERE, BOB)
         await self.answer(ANN, service.setup(HERE, ANN, {"strategy": "aggressive", "ruler": "Q"}))
         await self.answer(ANN, service.setup(HERE, ANN, {"assassin": self.ann_start}))
@@ -51,6 +56,13 @@ class World:
     async def answer(self, user: User, call) -> None:
         reply = await call
         self.replies[user.id].append((reply.text, [f.data for f in reply.files]))
+
+    async def attempt(self, user: User, call) -> None:
+        """What ``user`` is answered, a refusal's words included."""
+        try:
+            await self.answer(user, call)
+        except Refused as exc:
+            self.replies[user.id].append((f"{type(exc).__name__}: {exc.message}", []))
 
     async def act(self, user: User, text: str) -> None:
         self.shadow.apply(text)
@@ -131,6 +143,59 @@ async def twins(worlds: list[World]) -> None:
         seen_by_others = repr((world.channel(), world.private(BOB), world.replies[BOB.id]))
         assert not any(square in seen_by_others for square in secrets)
         assert "v16h2" not in repr((world.channel(), world.private(ANN), world.replies[ANN.id]))
+
+
+async def test_twin_worlds_agree_on_proposals_takebacks_plans_and_deadlines(
+    tmp_path: Path,
+) -> None:
+    """Casual twins (ann's Assassin starts and walks its own way in each) through what the
+    twin transcripts above leave out: bob acts out of turn, offers a draw while ann has
+    staged her hidden move, asks to take back his turn, which ann accepts with her hidden
+    move staged; he plays it again and plans a reply to her next turn, which ends at its
+    deadline with only a hidden move staged (his plan answers none of it); carl looks at
+    the board between. The channel, bob and carl see the same."""
+    casual = Terms(options={"board": "long", "assassins": True}, rated=False)
+    async with (
+        Harness(tmp_path / "world-a.sqlite3") as first,
+        Harness(tmp_path / "world-b.sqlite3") as second,
+    ):
+        worlds = [World(first, "v3h17", casual), World(second, "v14h17", casual)]
+        for world in worlds:
+            await world.start()
+        await play_twins(worlds, 2, random.Random(7))
+        for world in worlds:
+            await out_of_turn(world, ANN_WALKS[world.ann_start][1])
+        a, b = worlds
+        assert [m.text for m in a.h.delivery.channel(HERE.channel_id)][-1].startswith(
+            "ann's turn ended at its deadline:\n- ann's hidden Assassin acts, unseen"
+        )
+        assert any("none of your plans answers" in text for _k, text, _f in a.private(BOB))
+        assert a.channel() == b.channel()
+        assert a.private(BOB) == b.private(BOB)
+        assert a.private(CARL) == b.private(CARL)
+        for user in (BOB, CARL):
+            assert a.replies[user.id] == b.replies[user.id]
+
+
+async def out_of_turn(world: World, walk: str) -> None:
+    """ann's second turn, her hidden ``walk`` staged, with bob's and carl's requests around
+    it, and its end at the deadline."""
+    service, h = world.h.service, world.h
+    await world.answer(ANN, service.play(HERE, ANN, walk))
+    for call in (service.play(HERE, BOB, "S v6h5-v6h6"), service.end_turn(HERE, BOB)):
+        await world.attempt(BOB, call)
+    await world.attempt(BOB, service.draw(HERE, BOB))
+    await world.attempt(BOB, service.takeback(HERE, BOB))
+    await world.attempt(CARL, service.board(HERE, CARL))
+    await world.attempt(ANN, service.takeback(HERE, ANN))  # accepted: her walk is dropped
+    await h.settle()
+    await world.answer(BOB, service.play(HERE, BOB, "S v6h5-v6h6"))
+    await world.answer(BOB, service.end_turn(HERE, BOB))
+    await world.answer(BOB, service.plans(HERE, BOB, "H v2h13-v2h12 > S v6h6-v6h7"))
+    await world.answer(ANN, service.play(HERE, ANN, walk))
+    await world.attempt(CARL, service.board(HERE, CARL))
+    await h.advance(world.terms.turn_seconds + 1)  # past its deadline
+    await world.attempt(CARL, service.board(HERE, CARL))
 
 
 async def test_a_long_game_with_assassins_to_its_end(tmp_path: Path) -> None:
