@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from test_service_games import torii_until_the_monkeys_pause
 from test_service_plans import ANN, BOB, HERE, tora_turns_to_plan
 
 from bot.service import Refused, Terms
@@ -153,3 +154,17 @@ async def test_a_plans_picture_shows_the_opponents_expected_actions_picked_so_fa
     assert picked.menu.picture.data != before.data
     again = await h.running.draft_plan(HERE, ANN, pick=theirs[1])
     assert again.menu.picture is not None and again.menu.picture.data != picked.menu.picture.data
+
+
+async def test_ti15_no_plan_is_offered_while_the_opponent_decides_for_the_monkey(
+    h: Harness,
+) -> None:
+    """ann's turn waits for bob's Monkey (TI15): her End turn offered Plan a reply, whose
+    panel asked for "the move you expect" (bob's flip), then for her reply on his own turn's
+    tiles, and its save was refused. bob's own turn follows his decision, so nothing of
+    ann's answers it: no plan is offered then, and the panel says why."""
+    ended = await torii_until_the_monkeys_pause(h)
+    assert "plan" not in ended.buttons
+    with pytest.raises(Refused, match="bob has a decision to make in your turn") as refused:
+        await h.running.draft_plan(HERE, ANN)
+    assert "plan your reply once it runs" in refused.value.message

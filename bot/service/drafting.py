@@ -17,7 +17,7 @@ import json
 from dataclasses import dataclass, field, replace
 from functools import partial
 
-from bot.i18n import _
+from bot.i18n import _, word
 from rules import ActionError, GameState, GameView, Side, game_type
 
 from . import plans, pointing
@@ -134,8 +134,20 @@ async def _cancelled(ctx: Context, table: Table, user: User, cancel: str) -> Dra
 
 
 def _planner(ctx: Context, table: Table, user: User) -> Side:
-    """The user's side, if they may plan now: a player while the opponent's turn runs."""
+    """The user's side, if they may plan now: a player while the opponent's own turn runs
+    (not their decision in the player's turn, TI15: their own turn follows it, and a plan
+    answers that turn, whose position the decision has not made yet)."""
     side = player_side(table, user)
+    view = table.game.view_for(side)
+    if view.deciding:
+        raise Refused(
+            _(
+                "{player} has a decision to make in your turn, {decision}, and then plays "
+                "their own turn: a plan answers that turn, so plan your reply once it runs.",
+                player=table.side_name(side.other),
+                decision=word(view.decision),
+            )
+        )
     if table.game.side == side:
         raise Refused(
             _(

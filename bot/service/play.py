@@ -469,10 +469,11 @@ def _turn_over(ctx: Context, table: Table, side: Side, deciding: bool, answered:
             stamp=table.stamp,
             buttons=(ASK_BACK,),
         )
-    if robot:
-        return Reply(_("Your turn is over."), stamp=table.stamp)  # an AI answers at once
+    # a plan answers the opponent's own turn: none of an AI's (it answers at once), nor
+    # yet when their decision in this turn (TI15) comes first
+    plan = () if robot or table.game.view_for(side).deciding else (PLAN,)
     if not offer_back:
-        return Reply(_("Your turn is over."), stamp=table.stamp, buttons=(PLAN,))
+        return Reply(_("Your turn is over."), stamp=table.stamp, buttons=plan)
     return Reply(
         _(
             "Your turn is over. Changed your mind? Ask {player} to let you take it back with "
@@ -481,7 +482,7 @@ def _turn_over(ctx: Context, table: Table, side: Side, deciding: bool, answered:
             command=ctx.cmd("rewind", localized=True),
         ),
         stamp=table.stamp,
-        buttons=(ASK_BACK, PLAN),
+        buttons=(ASK_BACK, *plan),
     )
 
 
