@@ -472,13 +472,8 @@ TO_BOBS_OWN_PASS = [
 ]
 
 
-async def test_ti8_a_monkeys_decision_that_left_its_own_turn_a_pass_is_taken_back_with_it(
-    h: Harness,
-) -> None:
-    """bob planned his Monkey's answer "flip O" to ann's turn (TI15), which left his own turn
-    only a pass (TI8), played by the host. His takeback took back the host's pass alone:
-    he was to act again with "a pass (no other action is legal)" on his clock, never played
-    for him, where he meant to decide again. The pass goes back with the decision now."""
+async def torii_played(h: Harness, turns: list[tuple[User, str]]) -> None:
+    """A casual Torii match, ann Kitsune and bob Monkey, with ``turns`` played."""
     await h.running.challenge(
         HERE, ANN, BOB, Terms(game="torii", turn_seconds=10 * HOUR, rated=False)
     )
@@ -486,10 +481,20 @@ async def test_ti8_a_monkeys_decision_that_left_its_own_turn_a_pass_is_taken_bac
     await h.running.setup(HERE, ANN, {"spirit": "Kitsune"})
     await h.running.setup(HERE, BOB, {"spirit": "Monkey"})
     await h.settle()
-    *before, (_, last) = TO_BOBS_OWN_PASS
-    for user, text in before:
+    for user, text in turns:
         await turn(h, user, text)
         await h.settle()
+
+
+async def test_ti8_a_monkeys_decision_that_left_its_own_turn_a_pass_is_taken_back_with_it(
+    h: Harness,
+) -> None:
+    """bob planned his Monkey's answer "flip O" to ann's turn (TI15), which left his own turn
+    only a pass (TI8), played by the host. His takeback took back the host's pass alone:
+    he was to act again with "a pass (no other action is legal)" on his clock, never played
+    for him, where he meant to decide again. The pass goes back with the decision now."""
+    *before, (_, last) = TO_BOBS_OWN_PASS
+    await torii_played(h, before)
     await h.running.plans(HERE, BOB, add=f"{last} > flip O")
     await turn(h, ANN, last)
     await h.settle()
@@ -513,3 +518,17 @@ async def test_ti8_a_pass_the_host_played_after_the_opponents_turn_is_not_asked_
     await monkey_flips_bob_into_a_pass(h, rated=False)
     with pytest.raises(Refused, match="no turn of yours to take back"):
         await h.running.takeback(HERE, BOB)
+
+
+async def test_ti8_a_monkeys_decision_that_left_its_own_turn_a_pass_says_so(h: Harness) -> None:
+    """bob's decision "flip O" (TI15) left his own turn only a pass (TI8), played by the
+    host at once; he was told "Your turn is over." and offered no takeback, though the
+    decision can be taken back (with the pass). Now he is told what happened, and offered it."""
+    await torii_played(h, TO_BOBS_OWN_PASS)
+    await h.running.play(HERE, BOB, "flip O")
+    ended = await h.running.end_turn(HERE, BOB)
+    assert ended.text.startswith(
+        "Your decision is made, and it left your own turn only a pass, which the host played "
+        "at once. Changed your mind? Ask ann to let you take it back"
+    ), ended.text
+    assert ended.buttons == ("askback",)
