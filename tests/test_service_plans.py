@@ -630,3 +630,23 @@ async def test_a_plan_against_the_ai_is_refused_as_the_draft_panel_refuses_it(
     ):
         with pytest.raises(Refused, match="The AI answers at once"):
             await attempt
+
+
+async def test_ti8_a_plan_goes_on_after_the_pass_its_monkey_decision_leaves_the_planner(
+    h: Harness,
+) -> None:
+    """bob (Monkey) plans "ann's turn > flip O | ann's next turn > his reply": flip O (TI15)
+    leaves his own turn only a pass (TI8), which the host plays. The plan was refused at
+    step 2, ann's next turn checked as his own pass's actions; the pass is played on his
+    copy as the host plays it, and the line goes on to ann's next turn."""
+    from test_service_takebacks import TO_BOBS_OWN_PASS, torii_played
+
+    *before, (_, last) = TO_BOBS_OWN_PASS
+    await torii_played(h, before)
+    saved = await h.service.plans(HERE, BOB, add=f"{last} > flip O | 1 b3 > 1 d5")
+    assert saved.text.startswith("Plan 1 saved."), saved.text
+    await turn(h, ANN, last)
+    assert "had no choice, so the host played their turn at once" in posts(h)[-1]
+    await turn(h, ANN, "1 b3")
+    told = dms(h, BOB)[-1]
+    assert "ann played 1 b3: your planned reply 1 d5 was played" in told, told

@@ -164,6 +164,7 @@ def played_out(game: GameState, side: Side, steps: list[tuple[str, str]]) -> Lin
             stage_reply(game, mine)
             game.end_turn()
             played = list(game.turns[-1].texts)
+            _host_pass(game, side)
         except AfterSearch as refused:
             return Stuck(number, AFTER_SEARCH, refused.action)
         except ActionError as exc:
@@ -172,6 +173,16 @@ def played_out(game: GameState, side: Side, steps: list[tuple[str, str]]) -> Lin
         if game.is_over():
             break
     return line
+
+
+def _host_pass(game: GameState, side: Side) -> None:
+    """The pass the host plays at once when it is ``side``'s only action (TI8: their
+    decision in the opponent's turn, TI15, left their own turn one), played on the
+    planner's copy too, so that the line's next step is the opponent's turn after it."""
+    if game.side == side and game.view_for(side).forced_pass:
+        (only,) = game.legal_actions()
+        game.apply(only)
+        game.end_turn()
 
 
 def _line(outcome: Line | Stuck) -> Line:
