@@ -16,7 +16,7 @@ import pytest
 from positions import C, O, hidden, with_assassins
 from test_service_games import torii_until_the_monkeys_pause
 
-from bot.service import Place, Refused, Terms, User, plans
+from bot.service import Place, Refused, Terms, User, plans, showing
 from bot.service.offload import Offload
 from bot.service.testing import PRIVATE, Harness
 from harness.stage import planned_turn
@@ -650,3 +650,39 @@ async def test_ti8_a_plan_goes_on_after_the_pass_its_monkey_decision_leaves_the_
     await turn(h, ANN, "1 b3")
     told = dms(h, BOB)[-1]
     assert "ann played 1 b3: your planned reply 1 d5 was played" in told, told
+
+
+async def test_r28_a_plan_never_answers_a_turn_that_ends_a_game_of_the_series_in_the_next(
+    h: Harness,
+) -> None:
+    """bob's turn ends game 1 of a series (R28) and ann opens game 2. ann's plan "bob's
+    winning turn > her reply" was saved, its reply checked on game 2's new board, and
+    played there as her opening the moment game 1 ended: a plan answers turns of its own
+    game alone, as an agreed reset drops them."""
+    terms = Terms(options={"target": 20}, turn_seconds=10 * HOUR)
+    await h.running.challenge(HERE, ANN, BOB, terms)
+    await h.running.accept(HERE, BOB)
+    await h.running.setup(HERE, ANN, {"strategy": "aggressive", "ruler": "Q"})
+    await h.running.setup(HERE, BOB, {"strategy": "defensive", "ruler": "K"})
+    await h.settle()
+    mirror = Game(
+        target=20, challenger_setup="aggressive", opposition_setup="defensive", rulers=("Q", "K")
+    )
+    rng = random.Random(1)  # bob's 19th turn takes ann's ruler: game 1 ends
+    for number in range(37):
+        texts = planned_turn(mirror, rng, attack=True)
+        user = ANN if number % 2 == 0 else BOB
+        for text in texts:
+            await h.running.play(HERE, user, text)
+        await h.running.end_turn(HERE, user)
+    await h.settle()
+    winning = mirror.copy()
+    theirs = planned_turn(winning, rng, attack=True)
+    assert showing.series_number(winning) == 2
+    opening = planned_turn(winning.copy(), rng, attack=False)  # game 2's first turn, ann's
+    with pytest.raises(Refused, match="this game of the series is over"):
+        await h.running.plans(HERE, ANN, add=f"{'; '.join(theirs)} > {'; '.join(opening)}")
+    for text in theirs:  # the plan panel: refused as their turn is complete
+        await h.running.draft_plan(HERE, ANN, pick=text)
+    with pytest.raises(Refused, match="this game of the series is over"):
+        await h.running.draft_plan(HERE, ANN, step="done")

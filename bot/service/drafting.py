@@ -20,7 +20,7 @@ from functools import partial
 from bot.i18n import _, word
 from rules import ActionError, GameState, GameView, Side, game_type
 
-from . import plans, pointing
+from . import plans, pointing, showing
 from .context import Context
 from .errors import ActionRefused, Refused
 from .host import Host
@@ -203,6 +203,10 @@ def _position(table: Table, side: Side, parts: _Parts) -> GameState:
             if not parts.theirs:
                 raise Refused(_("Pick at least one action of your opponent's turn first."))
             game.end_turn()
+            series = showing.series_number(table.game)
+            stuck = plans.no_reply(game, side, series, plans.Stuck(1, "", "; ".join(parts.theirs)))
+            if stuck is not None:
+                raise plans.refusal(stuck)
             plans.stage_reply(game, "; ".join(parts.mine))
     except ActionError as exc:
         raise ActionRefused(exc) from None
