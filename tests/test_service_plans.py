@@ -686,3 +686,23 @@ async def test_r28_a_plan_never_answers_a_turn_that_ends_a_game_of_the_series_in
         await h.running.draft_plan(HERE, ANN, pick=text)
     with pytest.raises(Refused, match="this game of the series is over"):
         await h.running.draft_plan(HERE, ANN, step="done")
+
+
+async def test_ti8_a_torii_turn_that_lapsed_is_not_told_to_the_planner_as_a_pass_played(
+    h: Harness,
+) -> None:
+    """bob's Torii turn lapsed at its deadline (no action played, shown as a pass); ann's
+    DM then said "bob played pass, which none of your plans answers" under the post saying
+    he played nothing. It says he played nothing."""
+    await h.service.challenge(HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR, game="torii"))
+    await h.service.accept(HERE, BOB)
+    await h.service.setup(HERE, ANN, {"spirit": "Monkey"})
+    await h.service.setup(HERE, BOB, {"spirit": "Kitsune"})
+    await h.settle()
+    await turn(h, ANN, "3 c1 b1 a1")
+    await h.service.plans(HERE, ANN, add="1 d6 > 1 a2")
+    await h.advance(10 * HOUR)  # bob's turn lapses
+    await h.settle()
+    told = dms(h, ANN)[-1]
+    assert "bob played nothing, which none of your plans answers: 1 plan dropped." in told, told
+    assert "played pass" not in told, told

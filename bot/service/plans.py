@@ -391,12 +391,15 @@ def planner_of(table: Table) -> Side | None:
     return game.side
 
 
-async def answer(ctx: Context, table: Table, planner: Side, texts: list[str]) -> Answer | None:
+async def answer(
+    ctx: Context, table: Table, planner: Side, texts: list[str], lapsed: bool = False
+) -> Answer | None:
     """The opponent's turn has just ended: ``planner``'s (``planner_of``) matching reply
     from their plans (``texts``, as stored), checked on their own copy of the game and then
     on a copy of the game itself, or their plans dropped when the turn matched none, the
     reply is no longer legal or it goes on after a search (a line kept before that was
-    refused); None when they have no plans to answer with."""
+    refused); None when they have no plans to answer with. A turn ``lapsed`` at its
+    deadline is told as nothing played, whatever the game shows of it (Torii: a pass)."""
     if not texts:
         return None
     game, hosted = table.game, table.hosted
@@ -407,7 +410,8 @@ async def answer(ctx: Context, table: Table, planner: Side, texts: list[str]) ->
     language = await ctx.player_language(hosted.player(planner))
     if not matching:
         with speaking(language):
-            return Answer(planner, None, [], _unanswered(them, seen, len(lines)), language)
+            told = _unanswered(them, [] if lapsed else seen, len(lines))
+            return Answer(planner, None, [], told, language)
     reply = matching[0][0][1]
     mine, real = game.for_player(planner), game.copy()
     stuck = await ctx.offload.rules_work(game, _reply_stuck, mine, real, reply)
