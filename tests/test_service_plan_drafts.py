@@ -168,3 +168,23 @@ async def test_ti15_no_plan_is_offered_while_the_opponent_decides_for_the_monkey
     with pytest.raises(Refused, match="bob has a decision to make in your turn") as refused:
         await h.running.draft_plan(HERE, ANN)
     assert "plan your reply once it runs" in refused.value.message
+
+
+async def test_ti15_a_reply_of_two_monkey_decisions_is_picked_in_the_plan_panel(
+    h: Harness,
+) -> None:
+    """ann's expected move builds two Torii, so bob's Monkey owes two decisions (TI15), one
+    turn of two actions. In the plan panel his second pick replaced the first, as a move
+    replaces the move picked before, so the reply could never hold both, and its save was
+    refused. The second decision is added to the first."""
+    from test_service_takebacks import torii_played
+
+    turns = ["3 b2 b1 a1", "1 c5", "1 push b5 a2", "3 c5 c4 c3", "1 a4", "2 c2 d2 build c3 flip O"]
+    await torii_played(h, [(ANN if n % 2 == 0 else BOB, text) for n, text in enumerate(turns)])
+    await h.running.draft_plan(HERE, BOB, pick="3 a3 b3 b4 build b1 build a4")
+    draft = await h.running.draft_plan(HERE, BOB, pick="flip C")
+    assert not draft.complete  # (no Save the plan with one decision of two)
+    draft = await h.running.draft_plan(HERE, BOB, pick="flip none")
+    assert draft.mine == ("flip C", "flip none") and draft.complete, draft.mine
+    saved = await h.running.draft_plan(HERE, BOB, step="save")
+    assert saved.news == "Plan 1 saved.", saved.news

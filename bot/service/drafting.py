@@ -231,12 +231,13 @@ def _seen(game: GameState, side: Side) -> GameView:
 
 async def _picked(table: Table, side: Side, parts: _Parts, pick: str) -> _Parts:
     """``parts`` with ``pick`` added to the side being picked for (in a one-move game, in
-    place of the move picked before; their move picked, the reply is next)."""
+    place of the move picked before, when that one was complete: not one of a turn of
+    several decisions, TI15; their move picked, the reply is next)."""
     one_move = game_type(table.game.game_type).one_move
     picked = parts.mine if parts.replying else parts.theirs
     if len(picked) >= MOST_ACTIONS:
         raise Refused(_("A turn of a plan has at most {most} actions.", most=MOST_ACTIONS))
-    if one_move and picked:
+    if one_move and picked and not (await _positioned(table, side, parts)).actions_left:
         picked.pop()
     picked.append(pick)
     game = await _positioned(table, side, parts)  # refused if illegal
@@ -262,7 +263,7 @@ async def _shown(
     game = await _positioned(table, side, parts)
     one_move = game_type(game.game_type).one_move
     base = game
-    if one_move and game.staged():  # a new move replaces the one picked
+    if one_move and game.staged() and not game.actions_left:  # a new move replaces it
         base = game.copy()
         base.undo()
     groups = await Offload.step(base, base.menu)
@@ -301,6 +302,7 @@ async def _shown(
         parts.replying,
         news,
         them,
-        complete=parts.replying and bool(parts.mine),
+        # (a one-move game's reply is complete with its move: every decision of it, TI15)
+        complete=parts.replying and bool(parts.mine) and not (one_move and game.actions_left),
         plans=tuple(plans.words(line, them) for line in listed),
     )
