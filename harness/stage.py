@@ -290,6 +290,8 @@ class Stage:
         for select in (c for c in walk_components(message.components) if c.get("type") == 3):
             level = select["custom_id"].split(":")[4]
             options = select.get("options", [])
+            if level not in wanted and level != "s":
+                continue  # (a plan panel's menu of plans to cancel)
             value = wanted.get(level)
             if level == "s":
                 value = next((o["value"] for o in options if o["label"] == step), None)
@@ -300,6 +302,22 @@ class Stage:
             done = await self.emu.select(user, message.id, select["custom_id"], [chosen["value"]])
             return await done.done(30), level == "a"
         raise AssertionError(f"the panel offers nothing leading to {notation}")
+
+    async def choose(
+        self, name: str, placeholder: str, label: str, channel: int | None = None
+    ) -> Interaction:
+        """Pick the option ``label`` of the menu showing ``placeholder`` in ``name``'s newest
+        Play or plan panel."""
+        message = self._panel_of(self.channel if channel is None else channel, self.user[name])
+        for select in (c for c in walk_components(message.components) if c.get("type") == 3):
+            if select.get("placeholder") != placeholder:
+                continue
+            chosen = next(o for o in select.get("options", []) if o["label"] == label)
+            done = await self.emu.select(
+                self.user[name], message.id, select["custom_id"], [chosen["value"]]
+            )
+            return await done.done(30)
+        raise AssertionError(f"the panel has no menu {placeholder!r}")
 
     def _panel_of(self, channel_id: int, user: int) -> Msg:
         for msg in reversed(self.emu.messages(channel_id)):

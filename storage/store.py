@@ -307,18 +307,18 @@ class Store:
         read, nothing replayed."""
         return await self._read(lambda db: reads.last_closing(db, match_id)) == END
 
-    async def before_last_turn(self, match: Match) -> tuple[GameState, int] | None:
+    async def before_last_turn(self, match: Match, turns: int = 1) -> tuple[GameState, int] | None:
         """PRIVATE (the game holds hidden state): ``match``'s game as it was before its last
-        finished turn, replayed from its log, and the log entry it stood at; None unless
-        that turn was ended by its player (End turn: not a deadline, an agreement or the
+        ``turns`` finished turns, replayed from its log, and the log entry it stood at; None
+        unless each of them was ended by End turn (not a deadline, an agreement or the
         start). ``match`` must have nothing unsaved."""
         if match.pending:
             raise ValueError(f"match {match.id} has unsaved entries")
         stored = await self._read(lambda db: reads.stored_match(db, match.id, whole_log=True))
         closing = [(seq, row[3]) for seq, row in stored.entries if row[3] in CLOSING]
-        if not closing or closing[-1][1] != END:
+        if len(closing) < turns or any(kind != END for _, kind in closing[-turns:]):
             return None
-        back = closing[-2][0] if len(closing) > 1 else 0
+        back = closing[-turns - 1][0] if len(closing) > turns else 0
         whole = replace(stored, snapshot=None)
         return await asyncio.to_thread(rebuild, whole, back), back
 

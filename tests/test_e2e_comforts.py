@@ -399,6 +399,31 @@ async def test_a_reply_planned_with_the_play_panel_after_ending_a_turn(tmp_path:
         assert "**Plan a reply · Match 1 · ToriShogi against ann**" in waiting.text, waiting.text
 
 
+async def test_the_plan_panel_cancels_a_saved_plan_and_can_be_closed(tmp_path: Path) -> None:
+    """The plan panel listed ann's saved plans but offered no way to cancel one (only
+    `/tora plans cancel:`), and nothing to leave it by: its menu of plans cancels one, and
+    Close leaves the panel, with no component left on it."""
+    async with Stage(tmp_path) as stage:
+        await stage.slash("ann", "challenge", opponent="bob", game="torishogi")
+        await stage.click("bob", "Accept")
+        await stage.posted("The game begins")
+        await stage.slash("ann", "act", action="c3c4")
+        await stage.slash("ann", "end")
+        await stage.slash("ann", "plans", add="c5c4 > a3a4")
+        await stage.slash("ann", "plans", add="b5b4 > a3a4")
+        await stage.slash("ann", "play")  # bob's turn: the plan panel
+        first = "1. if bob plays c5c4, you play a3a4"
+        cancelled = await stage.choose("ann", "Cancel a plan", first)
+        assert "Plan 1 cancelled." in cancelled.text, cancelled.text
+        assert "Your plans: 1. if bob plays b5b4, you play a3a4" in cancelled.text, cancelled.text
+        closed = await stage.click("ann", "Close")
+        assert closed.text.startswith("The plan panel is closed."), closed.text
+        with pytest.raises(LookupError):  # nothing left on it to press or pick
+            stage._panel_of(stage.channel, stage.user["ann"])
+        listed = await stage.slash("ann", "plans")
+        assert listed.text.endswith("1. if bob plays b5b4, you play a3a4"), listed.text
+
+
 async def test_an_old_end_posts_rematch_turns_off_once_another_match_starts_in_the_channel(
     tmp_path: Path,
 ) -> None:

@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-from bot.service import Place, Refused, Terms, User
+from bot.service import Place, Refused, Reply, Terms, User
 from bot.service.testing import Harness
 from rules import Side, game_type
 
@@ -85,11 +85,11 @@ async def torii_until_the_monkeys_pause(
     h: Harness,
     before_it: Callable[[list[str]], Awaitable[None]] | None = None,
     **terms: object,
-) -> None:
+) -> Reply:
     """A Torii match (ann Kitsune, bob Monkey) played until ann's turn waits for bob's
     Monkey (TI15), with the same keen-on-building moves as the end-to-end test;
     ``before_it`` is called with the actions of the turn that brings the pause, before
-    they are played."""
+    they are played. Returns ann's answer to the end of that turn."""
     await h.service.challenge(HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR, game="torii", **terms))
     await h.service.accept(HERE, BOB)
     await h.service.setup(HERE, ANN, {"spirit": "kitsune"})
@@ -113,8 +113,9 @@ async def torii_until_the_monkeys_pause(
         for text in texts:
             await h.service.play(HERE, player, text)
         game.end_turn()
-        await h.service.end_turn(HERE, player)
+        ended = await h.service.end_turn(HERE, player)
     await h.settle()
+    return ended
 
 
 async def test_ti15_the_monkeys_answer_lapses_as_none_at_its_deadline(h: Harness) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from test_service_games import torii_until_the_monkeys_pause
 from test_service_plans import ANN, BOB, HERE, tora_turns_to_plan
 
 from bot.service import Refused, Terms
@@ -153,3 +154,37 @@ async def test_a_plans_picture_shows_the_opponents_expected_actions_picked_so_fa
     assert picked.menu.picture.data != before.data
     again = await h.running.draft_plan(HERE, ANN, pick=theirs[1])
     assert again.menu.picture is not None and again.menu.picture.data != picked.menu.picture.data
+
+
+async def test_ti15_no_plan_is_offered_while_the_opponent_decides_for_the_monkey(
+    h: Harness,
+) -> None:
+    """ann's turn waits for bob's Monkey (TI15): her End turn offered Plan a reply, whose
+    panel asked for "the move you expect" (bob's flip), then for her reply on his own turn's
+    tiles, and its save was refused. bob's own turn follows his decision, so nothing of
+    ann's answers it: no plan is offered then, and the panel says why."""
+    ended = await torii_until_the_monkeys_pause(h)
+    assert "plan" not in ended.buttons
+    with pytest.raises(Refused, match="bob has a decision to make in your turn") as refused:
+        await h.running.draft_plan(HERE, ANN)
+    assert "plan your reply once it runs" in refused.value.message
+
+
+async def test_ti15_a_reply_of_two_monkey_decisions_is_picked_in_the_plan_panel(
+    h: Harness,
+) -> None:
+    """ann's expected move builds two Torii, so bob's Monkey owes two decisions (TI15), one
+    turn of two actions. In the plan panel his second pick replaced the first, as a move
+    replaces the move picked before, so the reply could never hold both, and its save was
+    refused. The second decision is added to the first."""
+    from test_service_takebacks import torii_played
+
+    turns = ["3 b2 b1 a1", "1 c5", "1 push b5 a2", "3 c5 c4 c3", "1 a4", "2 c2 d2 build c3 flip O"]
+    await torii_played(h, [(ANN if n % 2 == 0 else BOB, text) for n, text in enumerate(turns)])
+    await h.running.draft_plan(HERE, BOB, pick="3 a3 b3 b4 build b1 build a4")
+    draft = await h.running.draft_plan(HERE, BOB, pick="flip C")
+    assert not draft.complete  # (no Save the plan with one decision of two)
+    draft = await h.running.draft_plan(HERE, BOB, pick="flip none")
+    assert draft.mine == ("flip C", "flip none") and draft.complete, draft.mine
+    saved = await h.running.draft_plan(HERE, BOB, step="save")
+    assert saved.news == "Plan 1 saved.", saved.news

@@ -16,7 +16,7 @@ import pytest
 from positions import C, O, hidden, with_assassins
 from test_service_games import torii_until_the_monkeys_pause
 
-from bot.service import Place, Refused, Terms, User, plans
+from bot.service import Place, Refused, Terms, User, plans, showing
 from bot.service.offload import Offload
 from bot.service.testing import PRIVATE, Harness
 from harness.stage import planned_turn
@@ -630,3 +630,79 @@ async def test_a_plan_against_the_ai_is_refused_as_the_draft_panel_refuses_it(
     ):
         with pytest.raises(Refused, match="The AI answers at once"):
             await attempt
+
+
+async def test_ti8_a_plan_goes_on_after_the_pass_its_monkey_decision_leaves_the_planner(
+    h: Harness,
+) -> None:
+    """bob (Monkey) plans "ann's turn > flip O | ann's next turn > his reply": flip O (TI15)
+    leaves his own turn only a pass (TI8), which the host plays. The plan was refused at
+    step 2, ann's next turn checked as his own pass's actions; the pass is played on his
+    copy as the host plays it, and the line goes on to ann's next turn."""
+    from test_service_takebacks import TO_BOBS_OWN_PASS, torii_played
+
+    *before, (_, last) = TO_BOBS_OWN_PASS
+    await torii_played(h, before)
+    saved = await h.service.plans(HERE, BOB, add=f"{last} > flip O | 1 b3 > 1 d5")
+    assert saved.text.startswith("Plan 1 saved."), saved.text
+    await turn(h, ANN, last)
+    assert "had no choice, so the host played their turn at once" in posts(h)[-1]
+    await turn(h, ANN, "1 b3")
+    told = dms(h, BOB)[-1]
+    assert "ann played 1 b3: your planned reply 1 d5 was played" in told, told
+
+
+async def test_r28_a_plan_never_answers_a_turn_that_ends_a_game_of_the_series_in_the_next(
+    h: Harness,
+) -> None:
+    """bob's turn ends game 1 of a series (R28) and ann opens game 2. ann's plan "bob's
+    winning turn > her reply" was saved, its reply checked on game 2's new board, and
+    played there as her opening the moment game 1 ended: a plan answers turns of its own
+    game alone, as an agreed reset drops them."""
+    terms = Terms(options={"target": 20}, turn_seconds=10 * HOUR)
+    await h.running.challenge(HERE, ANN, BOB, terms)
+    await h.running.accept(HERE, BOB)
+    await h.running.setup(HERE, ANN, {"strategy": "aggressive", "ruler": "Q"})
+    await h.running.setup(HERE, BOB, {"strategy": "defensive", "ruler": "K"})
+    await h.settle()
+    mirror = Game(
+        target=20, challenger_setup="aggressive", opposition_setup="defensive", rulers=("Q", "K")
+    )
+    rng = random.Random(1)  # bob's 19th turn takes ann's ruler: game 1 ends
+    for number in range(37):
+        texts = planned_turn(mirror, rng, attack=True)
+        user = ANN if number % 2 == 0 else BOB
+        for text in texts:
+            await h.running.play(HERE, user, text)
+        await h.running.end_turn(HERE, user)
+    await h.settle()
+    winning = mirror.copy()
+    theirs = planned_turn(winning, rng, attack=True)
+    assert showing.series_number(winning) == 2
+    opening = planned_turn(winning.copy(), rng, attack=False)  # game 2's first turn, ann's
+    with pytest.raises(Refused, match="this game of the series is over"):
+        await h.running.plans(HERE, ANN, add=f"{'; '.join(theirs)} > {'; '.join(opening)}")
+    for text in theirs:  # the plan panel: refused as their turn is complete
+        await h.running.draft_plan(HERE, ANN, pick=text)
+    with pytest.raises(Refused, match="this game of the series is over"):
+        await h.running.draft_plan(HERE, ANN, step="done")
+
+
+async def test_ti8_a_torii_turn_that_lapsed_is_not_told_to_the_planner_as_a_pass_played(
+    h: Harness,
+) -> None:
+    """bob's Torii turn lapsed at its deadline (no action played, shown as a pass); ann's
+    DM then said "bob played pass, which none of your plans answers" under the post saying
+    he played nothing. It says he played nothing."""
+    await h.service.challenge(HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR, game="torii"))
+    await h.service.accept(HERE, BOB)
+    await h.service.setup(HERE, ANN, {"spirit": "Monkey"})
+    await h.service.setup(HERE, BOB, {"spirit": "Kitsune"})
+    await h.settle()
+    await turn(h, ANN, "3 c1 b1 a1")
+    await h.service.plans(HERE, ANN, add="1 d6 > 1 a2")
+    await h.advance(10 * HOUR)  # bob's turn lapses
+    await h.settle()
+    told = dms(h, ANN)[-1]
+    assert "bob played nothing, which none of your plans answers: 1 plan dropped." in told, told
+    assert "played pass" not in told, told

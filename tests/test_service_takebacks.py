@@ -9,7 +9,11 @@ from dataclasses import replace
 
 import event_helpers as events
 import pytest
-from test_service_games import TO_A_FORCED_PASS, torii_until_the_monkeys_pause
+from test_service_games import (
+    TO_A_FORCED_PASS,
+    monkey_flips_bob_into_a_pass,
+    torii_until_the_monkeys_pause,
+)
 
 from bot.service import Place, Refused, StaleRequest, Terms, User
 from bot.service.testing import Harness
@@ -450,3 +454,81 @@ async def test_a_posts_button_from_before_a_takeback_is_stale_on_the_replayed_tu
     now = next(m.buttons.stamp for m in reversed(posted) if "give" in m.buttons.verbs)  # type: ignore[union-attr]
     assert (now.turn, now.back) == (2, 1)
     await h.running.give_time(HERE, ANN, expect=now)
+
+
+# Torii, ann Kitsune and bob Monkey: ann's last turn here builds a Torii while bob's tiles 2
+# and 3 are used, so bob's decision "flip O" (TI15) leaves his own turn only a pass (TI8).
+TO_BOBS_OWN_PASS = [
+    (ANN, "1 push b5 d2"),
+    (BOB, "3 b4 b3 c3"),
+    (ANN, "3 d4 b4 b5"),
+    (BOB, "2 d3 e3 build d3 flip O"),
+    (ANN, "1 push e2 b4"),
+    (BOB, "2 e3 d3"),
+    (ANN, "3 c4 e4 e2 build b4"),
+    (BOB, "flip C"),
+    (BOB, "3 d4 d5 d6 build d5 flip C"),
+    (ANN, "2 c2 b2 build d2"),
+]
+
+
+async def torii_played(h: Harness, turns: list[tuple[User, str]]) -> None:
+    """A casual Torii match, ann Kitsune and bob Monkey, with ``turns`` played."""
+    await h.running.challenge(
+        HERE, ANN, BOB, Terms(game="torii", turn_seconds=10 * HOUR, rated=False)
+    )
+    await h.running.accept(HERE, BOB)
+    await h.running.setup(HERE, ANN, {"spirit": "Kitsune"})
+    await h.running.setup(HERE, BOB, {"spirit": "Monkey"})
+    await h.settle()
+    for user, text in turns:
+        await turn(h, user, text)
+        await h.settle()
+
+
+async def test_ti8_a_monkeys_decision_that_left_its_own_turn_a_pass_is_taken_back_with_it(
+    h: Harness,
+) -> None:
+    """bob planned his Monkey's answer "flip O" to ann's turn (TI15), which left his own turn
+    only a pass (TI8), played by the host. His takeback took back the host's pass alone:
+    he was to act again with "a pass (no other action is legal)" on his clock, never played
+    for him, where he meant to decide again. The pass goes back with the decision now."""
+    *before, (_, last) = TO_BOBS_OWN_PASS
+    await torii_played(h, before)
+    await h.running.plans(HERE, BOB, add=f"{last} > flip O")
+    await turn(h, ANN, last)
+    await h.settle()
+    assert "bob (Opposition) had no choice, so the host played" in last_post(h)
+    await h.running.takeback(HERE, BOB)
+    accepted = await h.running.takeback(HERE, ANN)
+    assert accepted.text == "You accepted the takeback: turn 11 is played again.", accepted.text
+    await h.settle()
+    assert "bob (Opposition) to act: 1 decision in the opponent's turn" in last_post(h)
+    await turn(h, BOB, "flip none")  # decided again: his own turn is a move now
+    await h.settle()
+    assert "bob (Opposition) to act: a move" in last_post(h), last_post(h)
+
+
+async def test_ti8_a_pass_the_host_played_after_the_opponents_turn_is_not_asked_back(
+    h: Harness,
+) -> None:
+    """ann's Monkey flip left bob's turn only a pass (TI8), played by the host; bob could
+    ask it back, and ann's accept put him back before the same pass, on his clock and never
+    played for him. He chose nothing in it: he is told there is no turn of his to take back."""
+    await monkey_flips_bob_into_a_pass(h, rated=False)
+    with pytest.raises(Refused, match="no turn of yours to take back"):
+        await h.running.takeback(HERE, BOB)
+
+
+async def test_ti8_a_monkeys_decision_that_left_its_own_turn_a_pass_says_so(h: Harness) -> None:
+    """bob's decision "flip O" (TI15) left his own turn only a pass (TI8), played by the
+    host at once; he was told "Your turn is over." and offered no takeback, though the
+    decision can be taken back (with the pass). Now he is told what happened, and offered it."""
+    await torii_played(h, TO_BOBS_OWN_PASS)
+    await h.running.play(HERE, BOB, "flip O")
+    ended = await h.running.end_turn(HERE, BOB)
+    assert ended.text.startswith(
+        "Your decision is made, and it left your own turn only a pass, which the host played "
+        "at once. Changed your mind? Ask ann to let you take it back"
+    ), ended.text
+    assert ended.buttons == ("askback",)

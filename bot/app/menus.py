@@ -46,8 +46,9 @@ class Option:
 
 @dataclass(frozen=True)
 class Select:
-    """One select menu: ``level`` (``c`` category, ``g`` piece, ``s`` step, ``a`` action)
-    and the navigation above it, which its custom id carries."""
+    """One select menu: ``level`` (``c`` category, ``g`` piece, ``s`` step, ``a`` action;
+    ``x`` a plan panel's saved plans, to cancel one) and the navigation above it, which its
+    custom id carries."""
 
     level: str
     nav: Nav
@@ -72,7 +73,7 @@ def selects(
     shown = groups
     if len(parts) > 1:
         options = [
-            Option(_cut(f"{word(name)} ({len(members)})"), name, default=name == nav.category)
+            Option(cut(f"{word(name)} ({len(members)})"), name, default=name == nav.category)
             for name, members in parts.items()
         ]
         out.append(Select("c", Nav(), _("Narrow it down first"), tuple(options)))
@@ -80,10 +81,10 @@ def selects(
             return out
         shown = parts[nav.category]
     options = [
-        Option(_cut(word(g.label)), g.key, _cut(word(g.description)), g.key == nav.group)
+        Option(cut(word(g.label)), g.key, cut(word(g.description)), g.key == nav.group)
         for g in shown
     ]
-    out.append(Select("g", Nav(nav.category), _cut(prompt), tuple(options)))
+    out.append(Select("g", Nav(nav.category), cut(prompt), tuple(options)))
     if nav.group is None or not choices:
         return out
     above = Nav(nav.category, nav.group)
@@ -92,7 +93,7 @@ def selects(
         out.append(Select("a", above, _("Choose an action"), tuple(_actions(choices, letters))))
         return out
     options = [
-        Option(_cut(word(step)), str(index), _step_words(members, letters), index == nav.step)
+        Option(cut(word(step)), str(index), _step_words(members, letters), index == nav.step)
         for index, (step, members) in enumerate(steps)
     ]
     out.append(Select("s", above, _("Choose where"), tuple(options)))
@@ -177,7 +178,7 @@ def route(
     if steps is None:
         return category, choice.group, None
     step = next(name for name, members in steps if choice in members)
-    return category, choice.group, _cut(step)
+    return category, choice.group, cut(step)
 
 
 def _actions(choices: Sequence[Choice], letters: Mapping[str, str]) -> list[Option]:
@@ -190,7 +191,7 @@ def _actions(choices: Sequence[Choice], letters: Mapping[str, str]) -> list[Opti
         if choice.warning:
             label = f"{WARN} {label}"
         about = f"{WARN} {word(choice.warning)}" if choice.warning else choice.notation
-        out.append(Option(_cut(label), _cut(ACT + choice.notation), _cut(about)))
+        out.append(Option(cut(label), cut(ACT + choice.notation), cut(about)))
     return out
 
 
@@ -200,8 +201,9 @@ def _step_words(members: Sequence[Choice], letters: Mapping[str, str]) -> str:
         letters[c.spot] for c in members if c.spot is not None and c.spot in letters
     )
     count = ngettext("{n} action", "{n} actions", len(members))
-    return _cut(f"{count}: {', '.join(found)}" if found else count)
+    return cut(f"{count}: {', '.join(found)}" if found else count)
 
 
-def _cut(text: str) -> str:
+def cut(text: str) -> str:
+    """``text`` short enough for a menu's label, placeholder or value."""
     return text if len(text) <= LABEL else text[: LABEL - 1] + "\u2026"

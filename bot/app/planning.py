@@ -25,13 +25,17 @@ from .playing import Panel, Playing
 
 # The plan panel's buttons: verb -> (label, style)
 OPEN = "open"  # an ended turn's panel: the plan panel for the turn now running
+CLOSE = "close"  # leave the panel (the draft stays with the service)
 PLAN_BUTTONS: dict[str, tuple[str, str]] = {
     OPEN: (N_("Plan a reply"), "secondary"),
     "done": (N_("Their turn is complete"), "primary"),
     "save": (N_("Save the plan"), "success"),
     "undo": (N_("Undo"), "secondary"),
     "new": (N_("Start again"), "secondary"),
+    CLOSE: (N_("Close"), "secondary"),
 }
+CANCEL = "~"  # an option's value that cancels a saved plan (its number, or all) starts with it
+CANCELS = "x"  # the level of the menu of saved plans
 
 
 class Planning:
@@ -56,6 +60,10 @@ class Planning:
         """A pick in a menu: an action is added to the draft and the menus go back to the
         pieces; anything else goes one level down."""
         place = await self.actions.reached(caller, channel_id, stamp)
+        if value.startswith(CANCEL):
+            cancel = value.removeprefix(CANCEL)
+            draft = await self.service.draft_plan(place, caller.user, cancel=cancel, expect=stamp)
+            return plan_panel(channel_id, draft, Nav())
         if not value.startswith(menus.ACT):
             return await self._shown(caller, place, stamp, nav)
         pick = value.removeprefix(menus.ACT)
@@ -66,9 +74,20 @@ class Planning:
         """One of the panel's buttons (``PLAN_BUTTONS``)."""
         if verb == OPEN:
             return await self.open_at(caller, channel_id, stamp)
+        if verb == CLOSE:  # nothing to ask the service: the draft stays as it is
+            return self.closed(channel_id, stamp)
         place = await self.actions.reached(caller, channel_id, stamp)
         draft = await self.service.draft_plan(place, caller.user, step=verb, expect=stamp)
         return plan_panel(channel_id, draft, Nav())
+
+    def closed(self, channel_id: int, stamp: Stamp) -> Panel:
+        """The panel left: its text says how to come back, nothing on it to press."""
+        text = _(
+            "The plan panel is closed. What you picked stays until this turn ends, and your "
+            "saved plans stay; {command} opens the panel again.",
+            command=self.service.settings.cmd("play", localized=True),
+        )
+        return Panel(channel_id, stamp, text, files=(), over=True)
 
     async def play_or_plan(self, playing: Playing, caller: Caller, match: str | None) -> Panel:
         """``/tora play``: the Play panel on the player's turn; while their opponent's runs,
@@ -127,13 +146,25 @@ def plan_panel(channel_id: int, draft: Draft, nav: Nav) -> Panel:
     offered = bool(menu.groups) and (menu.actions_left > 0 or menu.one_move)
     letters = dict(menu.letters)
     selects = menus.selects(menu.groups, menu.choices, nav, letters, menu.prompt) if offered else []
+    if draft.plans and nav.group is None:  # (a piece's menus take the rows while it is open)
+        selects.append(_cancels(draft.plans))
     files = None if menu.picture is None else (menu.picture,)
     panel = Panel(channel_id, menu.stamp, "\n".join(lines)[:2000], tuple(selects), files)
     return replace(panel, verbs=plan_verbs(draft))
 
 
+def _cancels(plans: tuple[str, ...]) -> menus.Select:
+    """The menu of the saved ``plans`` (as listed), picking one cancels it; ``all`` too."""
+    options = [
+        menus.Option(menus.cut(f"{n}. {plan}"), f"{CANCEL}{n}") for n, plan in enumerate(plans, 1)
+    ]
+    if len(plans) > 1:
+        options.append(menus.Option(_("Every plan"), f"{CANCEL}all"))
+    return menus.Select(CANCELS, Nav(), _("Cancel a plan"), tuple(options))
+
+
 def plan_verbs(draft: Draft) -> tuple[str, ...]:
-    """The buttons that do something now: never a dead one."""
+    """The buttons that do something now: never a dead one (Close always leaves)."""
     verbs = []
     if draft.theirs and not draft.replying and not draft.menu.one_move:
         verbs.append("done")
@@ -141,7 +172,7 @@ def plan_verbs(draft: Draft) -> tuple[str, ...]:
         verbs.append("save")
     if draft.theirs or draft.replying:
         verbs += ["undo", "new"]
-    return tuple(verbs)
+    return (*verbs, CLOSE)
 
 
 def _what_next(draft: Draft) -> str:
@@ -185,7 +216,7 @@ def state_of(draft: Draft) -> dict[str, Any]:
         "groups": [{"key": g.key, "label": g.label} for g in menu.groups] if offered else [],
         "group": menu.choices[0].group if menu.choices else None,
         "choices": [{"label": c.label, "notation": c.notation} for c in menu.choices],
-        "steps": list(plan_verbs(draft)),
+        "steps": [verb for verb in plan_verbs(draft) if verb != CLOSE],  # (the page folds it)
         "plans": list(draft.plans),
         "picture": None
         if picture is None

@@ -50,7 +50,7 @@ from .styles import STYLES
 log = logging.getLogger(__name__)
 _WHERE = r"(?P<channel>\d{1,20}):" + STAMP
 SELECT_TEMPLATE = (
-    r"tora:(?P<kind>pn|pd):" + _WHERE + r":(?P<level>[cgsa]):(?P<category>[^:]{0,20})"
+    r"tora:(?P<kind>pn|pd):" + _WHERE + r":(?P<level>[cgsax]):(?P<category>[^:]{0,20})"
     r":(?P<group>[^:]{0,20}):(?P<step>\d{0,3})"
 )
 _VERBS = "|".join(dict.fromkeys([*BUTTONS, *PLAN_BUTTONS]))

@@ -22,7 +22,7 @@ from .notify import PROPOSAL, TURN
 from .phases import FINISHED, PLAYING
 from .stops import run_until, running_between
 from .table import DRAW, OFFERS, PAUSE, RESET, REWIND, SPENT, Table, player_side
-from .takebacks import check_takeback, rewind
+from .takebacks import before_asked, check_takeback, rewind
 from .texts import duration, listing, moment
 from .turns import after_turn
 
@@ -74,13 +74,8 @@ async def propose(ctx: Context, table: Table, user: User, kind: str) -> Reply:
             )
         )
     _check_proposal(ctx, table, kind, side)
-    if kind == REWIND and not await ctx.store.last_turn_ended_by_player(table.played.id):
-        raise Refused(
-            _(
-                "Your last turn ended at its deadline or by an agreement, so it cannot be "
-                "taken back."
-            )
-        )
+    if kind == REWIND:
+        await _check_rewind(ctx, table, side)
     offers[kind] = side
     mail = Mail(table.channel_id)
     other = table.hosted.player(side.other)
@@ -186,9 +181,26 @@ async def proposable(ctx: Context, table: Table, side: Side) -> tuple[str, ...]:
         except Refused:
             continue
         kinds.append(kind)
-    if REWIND in kinds and not await ctx.store.last_turn_ended_by_player(table.played.id):
-        kinds.remove(REWIND)  # it ended at its deadline or by an agreement
+    if REWIND in kinds:
+        try:
+            await _check_rewind(ctx, table, side)
+        except Refused:
+            kinds.remove(REWIND)
     return tuple(kinds)
+
+
+async def _check_rewind(ctx: Context, table: Table, side: Side) -> None:
+    """The checks of ``side``'s takeback that read the log: their last turn ended by End
+    turn (not at its deadline or by an agreement), and was not a pass the host played after
+    the opponent's turn (``before_asked``, TI8)."""
+    if not await ctx.store.last_turn_ended_by_player(table.played.id):
+        raise Refused(
+            _(
+                "Your last turn ended at its deadline or by an agreement, so it cannot be "
+                "taken back."
+            )
+        )
+    await before_asked(ctx, table, side)
 
 
 def open_proposals(hosted: Hosted) -> frozenset[str]:

@@ -60,7 +60,7 @@ async def deadline(ctx: Context, table: Table) -> None:
         await _forfeit(ctx, table, hosted, side, mail)
         return
     headline = _deadline_headline(table.side_name(side), count, limit)
-    await after_turn(ctx, table, hosted, headline, before, side, mail)
+    await after_turn(ctx, table, hosted, headline, before, side, mail, lapsed=not played)
 
 
 async def _taken_back(ctx: Context, mail: Mail, user: int, dropped: int) -> None:

@@ -17,10 +17,10 @@ import json
 from dataclasses import dataclass, field, replace
 from functools import partial
 
-from bot.i18n import _
+from bot.i18n import _, word
 from rules import ActionError, GameState, GameView, Side, game_type
 
-from . import plans, pointing
+from . import plans, pointing, showing
 from .context import Context
 from .errors import ActionRefused, Refused
 from .host import Host
@@ -134,8 +134,20 @@ async def _cancelled(ctx: Context, table: Table, user: User, cancel: str) -> Dra
 
 
 def _planner(ctx: Context, table: Table, user: User) -> Side:
-    """The user's side, if they may plan now: a player while the opponent's turn runs."""
+    """The user's side, if they may plan now: a player while the opponent's own turn runs
+    (not their decision in the player's turn, TI15: their own turn follows it, and a plan
+    answers that turn, whose position the decision has not made yet)."""
     side = player_side(table, user)
+    view = table.game.view_for(side)
+    if view.deciding:
+        raise Refused(
+            _(
+                "{player} has a decision to make in your turn, {decision}, and then plays "
+                "their own turn: a plan answers that turn, so plan your reply once it runs.",
+                player=table.side_name(side.other),
+                decision=word(view.decision),
+            )
+        )
     if table.game.side == side:
         raise Refused(
             _(
@@ -191,6 +203,10 @@ def _position(table: Table, side: Side, parts: _Parts) -> GameState:
             if not parts.theirs:
                 raise Refused(_("Pick at least one action of your opponent's turn first."))
             game.end_turn()
+            series = showing.series_number(table.game)
+            stuck = plans.no_reply(game, side, series, plans.Stuck(1, "", "; ".join(parts.theirs)))
+            if stuck is not None:
+                raise plans.refusal(stuck)
             plans.stage_reply(game, "; ".join(parts.mine))
     except ActionError as exc:
         raise ActionRefused(exc) from None
@@ -215,12 +231,13 @@ def _seen(game: GameState, side: Side) -> GameView:
 
 async def _picked(table: Table, side: Side, parts: _Parts, pick: str) -> _Parts:
     """``parts`` with ``pick`` added to the side being picked for (in a one-move game, in
-    place of the move picked before; their move picked, the reply is next)."""
+    place of the move picked before, when that one was complete: not one of a turn of
+    several decisions, TI15; their move picked, the reply is next)."""
     one_move = game_type(table.game.game_type).one_move
     picked = parts.mine if parts.replying else parts.theirs
     if len(picked) >= MOST_ACTIONS:
         raise Refused(_("A turn of a plan has at most {most} actions.", most=MOST_ACTIONS))
-    if one_move and picked:
+    if one_move and picked and not (await _positioned(table, side, parts)).actions_left:
         picked.pop()
     picked.append(pick)
     game = await _positioned(table, side, parts)  # refused if illegal
@@ -246,7 +263,7 @@ async def _shown(
     game = await _positioned(table, side, parts)
     one_move = game_type(game.game_type).one_move
     base = game
-    if one_move and game.staged():  # a new move replaces the one picked
+    if one_move and game.staged() and not game.actions_left:  # a new move replaces it
         base = game.copy()
         base.undo()
     groups = await Offload.step(base, base.menu)
@@ -285,6 +302,7 @@ async def _shown(
         parts.replying,
         news,
         them,
-        complete=parts.replying and bool(parts.mine),
+        # (a one-move game's reply is complete with its move: every decision of it, TI15)
+        complete=parts.replying and bool(parts.mine) and not (one_move and game.actions_left),
         plans=tuple(plans.words(line, them) for line in listed),
     )

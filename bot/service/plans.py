@@ -22,7 +22,7 @@ import json
 from dataclasses import dataclass, replace
 
 from bot.i18n import SOURCE, _, ngettext, speaking, word
-from rules import ActionError, GameState, Side
+from rules import ActionError, GameState, Side, game_type
 
 from .context import Context
 from .errors import Refused
@@ -101,6 +101,7 @@ def parse(text: str) -> list[tuple[str, str]]:
 
 # why a line gets ``Stuck``
 OVER, ILLEGAL, AFTER_SEARCH, PLAYS_ON = "over", "illegal", "after search", "plays on"
+NEXT_GAME = "next game"
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,8 @@ class Stuck:
     """Where a line, or a reply, cannot be played: at step ``number``, the game ``OVER``
     after the opponent's turn ``detail``, or the opponent to act again after it (it
     ``PLAYS_ON``: their answer in the planner's turn, TI15, is followed by their own), an
-    ``ILLEGAL`` action (``detail``: the rules' reason, a ``Text``) or an action going on
+    ``ILLEGAL`` action (``detail``: the rules' reason, a ``Text``), the game of a series
+    over after it (``NEXT_GAME``, R28) or an action going on
     ``AFTER_SEARCH`` (``detail``: the search).
     Plain data, in no language: it comes back from a rules worker (``Offload.rules_work``)
     and is worded in the reader's (``refusal``)."""
@@ -126,6 +128,15 @@ def refusal(stuck: Stuck) -> Refused:
         return Refused(
             _(
                 "Step {number}: after {turn} the game is over.",
+                number=stuck.number,
+                turn=quote(stuck.detail),
+            )
+        )
+    if stuck.why == NEXT_GAME:
+        return Refused(
+            _(
+                "Step {number}: after {turn} this game of the series is over, and a plan "
+                "answers turns of its own game: plan your replies in the next once it begins.",
                 number=stuck.number,
                 turn=quote(stuck.detail),
             )
@@ -150,28 +161,54 @@ def refusal(stuck: Stuck) -> Refused:
 
 def played_out(game: GameState, side: Side, steps: list[tuple[str, str]]) -> Line | Stuck:
     """The line of ``steps`` played out on ``game`` (``side``'s own copy, the opponent to
-    act), in the rules' own notation, or the step where it gets stuck. Two turn ends a step
-    (TORA's search): run in a rules worker (``Offload.rules_work``)."""
+    act), in the rules' own notation, or the step where it gets stuck; within the game of
+    a series (R28) it begins in: a reply in the next would answer a turn of another board.
+    Two turn ends a step (TORA's search): run in a rules worker (``Offload.rules_work``)."""
+    series = game_type(game.game_type).series_number
+    first = series(game)
     line: Line = []
     for number, (theirs, mine) in enumerate(steps, 1):
         try:
             _turn(game, theirs)
             seen = [event.text for event in game.view_for(side).last_turn]
-            if game.is_over():
-                return Stuck(number, OVER, theirs)
-            if game.side != side:
-                return Stuck(number, PLAYS_ON, theirs)
+            stuck = no_reply(game, side, first, Stuck(number, "", theirs))
+            if stuck is not None:
+                return stuck
             stage_reply(game, mine)
             game.end_turn()
             played = list(game.turns[-1].texts)
+            _host_pass(game, side)
         except AfterSearch as refused:
             return Stuck(number, AFTER_SEARCH, refused.action)
         except ActionError as exc:
             return Stuck(number, ILLEGAL, exc.message)
         line.append((seen, played))
-        if game.is_over():
+        if game.is_over() or series(game) != first:
             break
     return line
+
+
+def no_reply(game: GameState, side: Side, series: int, step: Stuck) -> Stuck | None:
+    """Why no reply of ``side``'s may follow the opponent's turn just ended on ``game``
+    (``step`` with its ``why``): the game over, the game ``series`` of a series (R28) over,
+    or the opponent to act again; None when the reply comes next."""
+    if game.is_over():
+        return replace(step, why=OVER)
+    if game_type(game.game_type).series_number(game) != series:
+        return replace(step, why=NEXT_GAME)
+    if game.side != side:
+        return replace(step, why=PLAYS_ON)
+    return None
+
+
+def _host_pass(game: GameState, side: Side) -> None:
+    """The pass the host plays at once when it is ``side``'s only action (TI8: their
+    decision in the opponent's turn, TI15, left their own turn one), played on the
+    planner's copy too, so that the line's next step is the opponent's turn after it."""
+    if game.side == side and game.view_for(side).forced_pass:
+        (only,) = game.legal_actions()
+        game.apply(only)
+        game.end_turn()
 
 
 def _line(outcome: Line | Stuck) -> Line:
@@ -354,12 +391,15 @@ def planner_of(table: Table) -> Side | None:
     return game.side
 
 
-async def answer(ctx: Context, table: Table, planner: Side, texts: list[str]) -> Answer | None:
+async def answer(
+    ctx: Context, table: Table, planner: Side, texts: list[str], lapsed: bool = False
+) -> Answer | None:
     """The opponent's turn has just ended: ``planner``'s (``planner_of``) matching reply
     from their plans (``texts``, as stored), checked on their own copy of the game and then
     on a copy of the game itself, or their plans dropped when the turn matched none, the
     reply is no longer legal or it goes on after a search (a line kept before that was
-    refused); None when they have no plans to answer with."""
+    refused); None when they have no plans to answer with. A turn ``lapsed`` at its
+    deadline is told as nothing played, whatever the game shows of it (Torii: a pass)."""
     if not texts:
         return None
     game, hosted = table.game, table.hosted
@@ -370,7 +410,8 @@ async def answer(ctx: Context, table: Table, planner: Side, texts: list[str]) ->
     language = await ctx.player_language(hosted.player(planner))
     if not matching:
         with speaking(language):
-            return Answer(planner, None, [], _unanswered(them, seen, len(lines)), language)
+            told = _unanswered(them, [] if lapsed else seen, len(lines))
+            return Answer(planner, None, [], told, language)
     reply = matching[0][0][1]
     mine, real = game.for_player(planner), game.copy()
     stuck = await ctx.offload.rules_work(game, _reply_stuck, mine, real, reply)

@@ -441,20 +441,27 @@ async def end_turn(ctx: Context, table: Table, user: User) -> Reply:
     if table.game.is_over():
         said = _("Your turn ended the match: {result}", result=word(outcome_headline(table)))
         return Reply(said, stamp=table.stamp)
-    return _turn_over(ctx, table, side, deciding, answered=len(table.game.turns) > ended + 1)
+    after = table.game.turns[ended + 1 :]  # the turns played at once after it
+    # a decision that left the decider's own turn only a pass (TI8), the host's: taken back
+    # with it (``takebacks.before_asked``), so still theirs to take back
+    passed = deciding and [turn.side for turn in after] == [side]
+    return _turn_over(ctx, table, side, deciding, answered=bool(after) and not passed)
 
 
 def _turn_over(ctx: Context, table: Table, side: Side, deciding: bool, answered: bool) -> Reply:
     """The answer to ``side``'s end of turn, the game going on: a ``deciding`` turn (a
-    decision in the opponent's turn, TI15) is followed by the decider's own turn, any other
-    by the opponent's. A turn ``answered`` at once (the opponent's planned reply, or a pass
-    that was the only legal action, played by the host) is no longer the last: there is
-    neither a takeback nor a reply to plan to offer."""
+    decision in the opponent's turn, TI15) is followed by the decider's own turn (or, when
+    it was only a pass, TI8, played by the host, by the opponent's), any other by the
+    opponent's. A turn ``answered`` at once (the opponent's planned reply, or a pass of
+    theirs that was the only legal action, played by the host) is no longer the last: there
+    is neither a takeback nor a reply to plan to offer."""
     robot = is_robot(table.hosted.player(side.other))
     if answered:
         return Reply(_("Your turn is over."), stamp=table.stamp)
     # a takeback is offered in a casual match between people, of a turn the rules let go back
     offer_back = table.terms.casual and not robot and _may_take_back(table.game)
+    if deciding and table.game.side != side:  # their own turn was the host's pass
+        return _passed_after_deciding(ctx, table, side, offer_back)
     if deciding and not offer_back:
         return Reply(_("Your decision is made, and your own turn begins."), stamp=table.stamp)
     if deciding:
@@ -469,10 +476,11 @@ def _turn_over(ctx: Context, table: Table, side: Side, deciding: bool, answered:
             stamp=table.stamp,
             buttons=(ASK_BACK,),
         )
-    if robot:
-        return Reply(_("Your turn is over."), stamp=table.stamp)  # an AI answers at once
+    # a plan answers the opponent's own turn: none of an AI's (it answers at once), nor
+    # yet when their decision in this turn (TI15) comes first
+    plan = () if robot or table.game.view_for(side).deciding else (PLAN,)
     if not offer_back:
-        return Reply(_("Your turn is over."), stamp=table.stamp, buttons=(PLAN,))
+        return Reply(_("Your turn is over."), stamp=table.stamp, buttons=plan)
     return Reply(
         _(
             "Your turn is over. Changed your mind? Ask {player} to let you take it back with "
@@ -481,7 +489,31 @@ def _turn_over(ctx: Context, table: Table, side: Side, deciding: bool, answered:
             command=ctx.cmd("rewind", localized=True),
         ),
         stamp=table.stamp,
-        buttons=(ASK_BACK, PLAN),
+        buttons=(ASK_BACK, *plan),
+    )
+
+
+def _passed_after_deciding(ctx: Context, table: Table, side: Side, offer_back: bool) -> Reply:
+    """The answer to ``side``'s decision (TI15) that left their own turn only a pass (TI8),
+    which the host played: the opponent's turn runs, and the decision may be asked back."""
+    if not offer_back:
+        return Reply(
+            _(
+                "Your decision is made, and it left your own turn only a pass, which the host "
+                "played at once."
+            ),
+            stamp=table.stamp,
+        )
+    return Reply(
+        _(
+            "Your decision is made, and it left your own turn only a pass, which the host "
+            "played at once. Changed your mind? Ask {player} to let you take it back with the "
+            "button or {command}, until they end their turn.",
+            player=table.side_name(side.other),
+            command=ctx.cmd("rewind", localized=True),
+        ),
+        stamp=table.stamp,
+        buttons=(ASK_BACK,),
     )
 
 

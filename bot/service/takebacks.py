@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.i18n import _, option, speaking, word
-from rules import ActionError, Side
+from rules import ActionError, GameState, Side
 
 from . import announce, plans, showing, timing
 from .context import Context, Mail
@@ -79,15 +79,39 @@ def check_discard(table: Table, asker: Side) -> None:
         ) from None
 
 
+async def before_asked(ctx: Context, table: Table, asker: Side) -> tuple[GameState, int] | None:
+    """The game before the turn ``asker`` asks back and the log entry it stood at
+    (``Store.before_last_turn``), None when that turn did not end by End turn. A last turn
+    the host played, as its only legal action was a pass (``forced_pass``, TI8), holds no
+    choice of theirs: it goes back with the turn before it when that one is theirs (their
+    decision in the opponent's turn left it a pass, TI15), and is refused when that one is
+    the opponent's: else the asker would be put back before the same pass, which nobody
+    plays for them then."""
+    match = table.played
+    found = await ctx.store.before_last_turn(match)
+    if found is None or not found[0].view_for(None).forced_pass:
+        return found
+    turns = table.game.turns
+    if len(turns) < 2 or turns[-2].side != asker:
+        raise Refused(
+            _(
+                "Your last turn was a pass the host played for you, as you had no other "
+                "action: there is no turn of yours to take back."
+            )
+        )
+    return await ctx.store.before_last_turn(match, 2)
+
+
 async def rewind(ctx: Context, table: Table, side: Side) -> Reply:
     """``side`` accepts the takeback: the game goes back to before the asker's last turn
-    (replayed from the log: ``Store.before_last_turn``), what ``side`` staged goes with it,
-    and the asker plays that turn again on a fresh clock (less the increment the turn taken
-    back earned: ``timing.taken_back``; a decision in the opponent's turn, TI15, earned
-    none). Accepted during a pause, the match stays paused,
+    (replayed from the log: ``before_asked``, with the host's pass after it), what ``side``
+    staged goes with it, and the asker plays that turn again on a fresh clock (less the
+    increment the turns taken back earned: ``timing.taken_back``; a decision in the
+    opponent's turn, TI15, earned none, the host's pass after it one). Accepted during a
+    pause, the match stays paused,
     with that fresh time for the turn once either player resumes it."""
     asker, match = side.other, table.played
-    found = await ctx.store.before_last_turn(match)
+    found = await before_asked(ctx, table, asker)
     if found is None:
         raise Refused(
             _(
@@ -97,12 +121,14 @@ async def rewind(ctx: Context, table: Table, side: Side) -> Reply:
             )
         )
     check_discard(table, asker)
-    number = len(match.game.turns)
     offers = table.offers()
     del offers[REWIND]
+    ended = len(match.game.turns)
     match.rewind(*found)
+    number = len(match.game.turns) + 1  # the turn played again
     hosted = replace(table.hosted, offers=table.encode_offers(offers))
-    if not match.game.view_for(asker).deciding:  # the turn taken back was no decision
+    with_pass = ended > number  # (the host's pass went back with the decision before it)
+    if with_pass or not match.game.view_for(asker).deciding:  # not a decision alone
         hosted = timing.taken_back(table.terms, hosted, asker)
     if table.paused:
         hosted = timing.started_paused(table.terms, hosted, asker)

@@ -42,6 +42,7 @@ async def after_turn(
     *,
     reset: bool = False,
     kept: dict[Side, list[str]] | None = None,
+    lapsed: bool = False,
 ) -> None:
     """A turn has ended (by the player, the deadline or an agreed reset): announce the
     outcome if the game is over, else the turn and whose it is now, with a new clock.
@@ -53,7 +54,8 @@ async def after_turn(
     their reply would have: the lines replying with that pass go on, the others are dropped.
     ``kept``: the planned replies changed by the turns of this save so far. After an
     agreed ``reset`` no plan answers the turn: both sides' plans, drafts and looks were of
-    the game before it, and go in this save."""
+    the game before it, and go in this save. ``lapsed``: the turn ended at its deadline
+    with no action played (what a game shows of it, Torii's pass, was not played)."""
     game = table.game
     mail = mail or Mail(table.channel_id)
     kept = plans.emptied() if reset else {} if kept is None else kept
@@ -70,7 +72,7 @@ async def after_turn(
     read = planner if fresh is None else None
     start = await ctx.turn_start(table.terms, hosted, ran, game.side, read)
     texts = start.plans if fresh is None else fresh
-    planned = None if planner is None else await plans.answer(ctx, table, planner, texts)
+    planned = None if planner is None else await plans.answer(ctx, table, planner, texts, lapsed)
     if planned is not None and forced and planned.reply is None:
         planned = plans.dropped_at_pass(table, planned, len(texts))
     replying = planned is not None and planned.reply is not None
