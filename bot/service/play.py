@@ -86,21 +86,7 @@ async def play(ctx: Context, table: Table, user: User, text: str, *, preview: bo
     turn line, all or none (they are checked on a copy of the game first). Without
     ``preview``, the reply has no picture (a front end that draws its own board)."""
     side = acting_side(ctx, table, user)
-    parts = [part.strip() for part in text.split(";")]
-    if len(parts) > 1 and not all(parts):
-        raise Refused(
-            _("An empty action between `;` separators: write `A v5h7-v4h6; G v5h9-v4h9`.")
-        )
-    for part in parts:
-        typed = part.lower()
-        if typed in GAME_LEVEL_WORDS:
-            raise Refused(
-                _(
-                    "`{word}` is not a move: use {command} for that.",
-                    word=typed,
-                    command=ctx.cmd(typed, localized=True),
-                )
-            )
+    parts = _parts(ctx, text)
     match = table.played
     if len(parts) == 1 and replaces(match.game):
         return await _replace(ctx, table, side, parts[0], preview)
@@ -150,22 +136,55 @@ async def _replace(ctx: Context, table: Table, side: Side, text: str, preview: b
     return await staged_reply(ctx, table, side, head, preview)
 
 
-def _try_all(game: GameState, parts: list[str]) -> None:
-    """Play ``parts`` on a copy: the refusal of the first that fails names it."""
-    for number, part in enumerate(parts, 1):
-        try:
-            game.apply(part)
-        except ActionError as exc:
+def _parts(ctx: Context, text: str) -> list[str]:
+    """The actions of ``text``, separated by ``;``; refused if one is empty or a word of
+    its own command (``resign``)."""
+    parts = [part.strip() for part in text.split(";")]
+    if len(parts) > 1 and not all(parts):
+        raise Refused(
+            _("An empty action between `;` separators: write `A v5h7-v4h6; G v5h9-v4h9`.")
+        )
+    for part in parts:
+        typed = part.lower()
+        if typed in GAME_LEVEL_WORDS:
             raise Refused(
                 _(
+                    "`{word}` is not a move: use {command} for that.",
+                    word=typed,
+                    command=ctx.cmd(typed, localized=True),
+                )
+            )
+    return parts
+
+
+def _try_all(game: GameState, parts: list[str], *, typed: bool = False) -> list[str]:
+    """Play ``parts`` on a copy, returning their notations: the refusal of the first that
+    fails names it. ``typed``: the actions typed before the one autocomplete completes,
+    which nothing stages yet."""
+    notations = []
+    for number, part in enumerate(parts, 1):
+        try:
+            notations.append(game.apply(part).text)
+        except ActionError as exc:
+            reason, action = word(exc.message), quote(part)
+            if typed:
+                said = _(
+                    "Action {number} typed ({action}) would be refused: {reason}",
+                    number=number,
+                    action=action,
+                    reason=reason,
+                )
+            else:
+                said = _(
                     "Action {number} of {count} ({action}) is refused, so none was staged: "
                     "{reason}",
                     number=number,
                     count=len(parts),
-                    action=quote(part),
-                    reason=word(exc.message),
+                    action=action,
+                    reason=reason,
                 )
-            ) from None
+            raise Refused(said) from None
+    return notations
 
 
 LONGEST_CHOICE = 100  # characters of a choice's name and of its value, Discord's most
@@ -178,17 +197,33 @@ async def choices(
     anywhere (a destination, ``x``, ``fire``, a piece's name or letter), best first, each as
     (what a list shows: the action in words, its canonical notation); their hidden
     Assassin's included: this goes to them alone. After a ``;`` the last action is
-    completed, the ones before kept as typed."""
-    acting_side(ctx, table, user)
+    completed among those legal after the ones before (refused as the command would refuse
+    them), which are written in notation: the shortest, as a choice's value holds 100
+    characters."""
+    side = acting_side(ctx, table, user)
     head, _sep, last = typed.rpartition(";")
-    entries = await _legal_texts(ctx, table)
+    if head.strip():
+        prefix, entries = await _after_typed(ctx, table, side, _parts(ctx, head))
+    else:
+        prefix, entries = "", await _legal_texts(ctx, table)
+    if prefix and not entries:
+        return _typed_alone(prefix)
     found = finding.best(last, entries, limit)
-    prefix = f"{head.strip()}; " if head.strip() else ""
     return [
         (_label(prefix, finding.shown(entry)), f"{prefix}{entry.notation}")
         for entry in found
         if len(prefix) + len(entry.notation) <= LONGEST_CHOICE
     ]
+
+
+def _typed_alone(prefix: str) -> list[tuple[str, str]]:
+    """The one choice after typed actions that leave the turn none: those actions, which
+    the command stages, saying so (nothing, or the list would look broken)."""
+    actions = prefix.removesuffix("; ")
+    if len(actions) > LONGEST_CHOICE:
+        return []
+    shown = _("{actions} (the turn holds no more actions)", actions=actions)
+    return [(_label("", shown), actions)]
 
 
 def _label(prefix: str, shown: str) -> str:
@@ -213,6 +248,29 @@ async def _legal_texts(ctx: Context, table: Table) -> list[finding.Entry]:
         memo["entries"] = await ctx.offload.step(table.game, partial(finding.entries, table.game))
     entries: list[finding.Entry] = memo["entries"]
     return entries
+
+
+async def _after_typed(
+    ctx: Context, table: Table, side: Side, parts: list[str]
+) -> tuple[str, list[finding.Entry]]:
+    """Actions ``parts`` typed before the one being completed, in notation and ended by
+    ``; ``, and the legal actions after them with their words: played on the player's own
+    copy (``for_player``), so that what follows a search typed says nothing of what it
+    would find. Kept for the state while the same actions stay typed (every keystroke of
+    the next one asks)."""
+    memo = table.memo()
+    kept = memo.get("typed")
+    if kept is not None and kept[0] == parts:
+        return kept[1], kept[2]
+
+    def work() -> tuple[str, list[finding.Entry]]:
+        game = table.game.for_player(side)
+        notations = _try_all(game, parts, typed=True)
+        return "".join(f"{notation}; " for notation in notations), finding.entries(game)
+
+    prefix, entries = await ctx.offload.step(table.game, work)
+    memo["typed"] = (parts, prefix, entries)
+    return prefix, entries
 
 
 # Which of a group's choices a front end shows (the warnings are worked out for those alone).
