@@ -151,6 +151,38 @@ async def test_the_match_choices_offer_the_callers_turns_first(act: Actions, h: 
     assert len(offered) == 25 and offered[0][1] == newest, offered[:2]
 
 
+async def test_the_match_choices_read_each_match_once_not_at_every_keystroke(
+    act: Actions, h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each keystroke in the ``match`` option read every live match of the caller's game
+    and both its players' names (a player in a round robin of 30 matches: 90 reads a
+    keystroke). The names are read at once, and whose turn it is once per version of a
+    match: a turn's end is read again, so the choices are never stale."""
+    for channel in range(200, 206):
+        await start_short(act, h, channel=channel)
+    reads: list[str] = []
+    records = h.service.records
+    for name in ("match_info", "player_name", "player_names"):
+        read = getattr(records, name)
+
+        async def counted(*args: Any, _read: Any = read, _name: str = name) -> Any:
+            reads.append(_name)
+            return await _read(*args)
+
+        monkeypatch.setattr(records, name, counted)
+    first = await act.my_matches(ANN.id)
+    for typed in ("2", "20", "202", ""):
+        reads.clear()
+        assert await act.my_matches(ANN.id, typed) == [c for c in first if typed in c[0]]
+        assert len(reads) <= 1, reads
+    ann = Caller(ANN, GUILD, 200)
+    await act.act(ann, None, "S v4h8 defend")
+    await h.service.end_turn(Place(GUILD, 200), ANN)
+    await h.settle()
+    moved = await act.my_matches(ANN.id)
+    assert moved[-1] == first[0] and moved[:-1] == first[1:], moved  # bob's turn there now
+
+
 async def test_turn_prompts_carry_buttons_with_public_stamps(act: Actions, h: Harness) -> None:
     await start_short(act, h)
     [(_shown, first)] = (await act.choices(here(ANN), None, "A v5h7-v5h6"))[:1]
