@@ -781,6 +781,26 @@ async def test_autocomplete_after_seven_typed_actions_says_which_would_be_refuse
         await h.service.choices(HERE, ANN, "resign; a")
 
 
+@pytest.mark.parametrize("game", ["torishogi", "torii"])
+async def test_autocomplete_offers_the_move_that_replaces_a_staged_one(
+    h: Harness, game: str
+) -> None:
+    """A one-move game's staged move is replaced by the next one the player types (the
+    command says "Staged X in place of Y"), but /tora act suggested nothing once a move was
+    staged. It suggests the moves the staged one may be replaced by."""
+    await h.service.challenge(HERE, ANN, BOB, Terms(game=game, rated=False))
+    await h.service.accept(HERE, BOB)
+    if game == "torii":
+        await h.service.setup(HERE, ANN, {"spirit": "Crane"})
+        await h.service.setup(HERE, BOB, {"spirit": "Monkey"})
+    before = await h.service.choices(HERE, ANN, "")
+    await h.service.play(HERE, ANN, before[0][1])
+    offered = await h.service.choices(HERE, ANN, "")
+    assert offered == before
+    reply = await h.service.play(HERE, ANN, offered[1][1])
+    assert reply.text.startswith("Staged ") and " in place of " in reply.text, reply.text
+
+
 async def test_r41_a_series_to_a_target_with_assassins_is_refused_until_each_game_hides_its_start(
     h: Harness,
 ) -> None:

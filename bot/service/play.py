@@ -121,6 +121,17 @@ def before_last(game: GameState) -> GameState:
     return base
 
 
+def base_of(table: Table) -> GameState:
+    """The game a player's actions are chosen on: in a one-move game whose move is staged,
+    the game without it (a new move replaces it)."""
+    memo = table.memo()
+    if "base" not in memo:
+        game = table.game
+        memo["base"] = before_last(game) if replaces(game) else game
+    base: GameState = memo["base"]
+    return base
+
+
 async def _replace(ctx: Context, table: Table, side: Side, text: str, preview: bool) -> Reply:
     """Stage ``text`` in place of the last staged action; tried on a copy first, so a
     refusal leaves the staged one as it was."""
@@ -241,11 +252,13 @@ def _label(prefix: str, shown: str) -> str:
 
 
 async def _legal_texts(ctx: Context, table: Table) -> list[finding.Entry]:
-    """Every legal action of the running state and the words to find it by, worked out
-    once per state of the match (autocomplete asks at every keystroke)."""
+    """Every legal action of the running state (in a one-move game whose move is staged,
+    those that replace it) and the words to find it by, worked out once per state of the
+    match (autocomplete asks at every keystroke)."""
     memo = table.memo()
     if "entries" not in memo:
-        memo["entries"] = await ctx.offload.step(table.game, partial(finding.entries, table.game))
+        base = base_of(table)
+        memo["entries"] = await ctx.offload.step(base, partial(finding.entries, base))
     entries: list[finding.Entry] = memo["entries"]
     return entries
 
