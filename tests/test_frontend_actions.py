@@ -349,6 +349,26 @@ async def test_the_spirit_completion_keeps_discords_limits_and_its_time() -> Non
     await asyncio.sleep(0.6)  # the late work ends (its answer kept for nobody)
 
 
+async def test_the_strategy_completion_offers_only_what_the_matchs_setup_takes(
+    act: Actions, h: Harness
+) -> None:
+    """``/tora setup strategy:`` offered TORA's strategies in a Torii match too, which the
+    command then refused ("Your strategy is TORA's"). It offers the match's own setup's,
+    and in a game that takes none says so."""
+    found = completing(act, h).handlers.app.completions
+    ann, bob = Caller(ANN, GUILD, CHANNEL), Caller(BOB, GUILD, CHANNEL)
+    await act.challenge(ann, BOB, ChallengeOptions(game="torii"))
+    await act.accept(bob, None)
+    with pytest.raises(Refused, match="setup asks for no strategy"):
+        await found.strategy(ann, None, "")
+    there = Caller(ANN, GUILD, 300)
+    await act.challenge(there, BOB, ChallengeOptions())
+    await act.accept(Caller(BOB, GUILD, 300), None)
+    offered = await found.strategy(there, None, "d")
+    assert [value for _shown, value in offered] == ["defensive"], offered
+    await act.setup(there, None, {"strategy": offered[0][1]})  # accepted
+
+
 async def test_a_public_board_for_spectators_and_a_private_one_for_players(
     act: Actions, h: Harness
 ) -> None:

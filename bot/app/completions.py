@@ -5,7 +5,7 @@ everywhere (not your turn, no match here), for the front end to show as a hint."
 from __future__ import annotations
 
 from bot.i18n import word
-from rules import DEFAULT, GAMES, game_type
+from rules import DEFAULT, game_type
 
 from . import guide
 from .actions import Actions
@@ -31,10 +31,10 @@ class Completions:
         """The caller's live matches, for commands given in a DM."""
         return await self.actions.my_matches(caller.user.id, typed)
 
-    @staticmethod
-    def strategy(typed: str) -> list[Completion]:
-        """The strategies a game offers (TORA's), those starting with what was typed."""
-        return _same(_starting(_every("strategy"), typed))
+    async def strategy(self, caller: Caller, match: str | None, typed: str) -> list[Completion]:
+        """The strategies the match's setup offers (TORA's, with what each means), those
+        starting with what was typed; refused in a game that asks for none."""
+        return await self._answers(caller, match, "strategy", typed)
 
     async def assassin(self, caller: Caller, match: str | None, typed: str) -> list[Completion]:
         """Where the caller's own Assassin may start, under the strategy they chose (R41)."""
@@ -53,7 +53,14 @@ class Completions:
     async def spirit(self, caller: Caller, match: str | None, typed: str) -> list[Completion]:
         """The match's Spirits with what each does (its power, in the caller's language),
         those starting with what was typed."""
-        field = await self.setup.options(caller, match, "spirit")
+        return await self._answers(caller, match, "spirit", typed)
+
+    async def _answers(
+        self, caller: Caller, match: str | None, name: str, typed: str
+    ) -> list[Completion]:
+        """The answers the match's setup question ``name`` offers, with what each means (in
+        the caller's language), those starting with what was typed."""
+        field = await self.setup.options(caller, match, name)
         wanted = typed.strip().lower()
         return [
             (f"{option} · {word(meaning)}" if meaning else option, option)
@@ -78,12 +85,3 @@ def _same(values: list[str]) -> list[Completion]:
 def _starting(values: tuple[str, ...], typed: str) -> list[str]:
     wanted = typed.strip().lower()
     return [value for value in values if value.startswith(wanted)]
-
-
-def _every(name: str) -> tuple[str, ...]:
-    """What every game offers for option or answer ``name`` with its defaults, in the order
-    of the registry, each once."""
-    found: dict[str, None] = {}
-    for kind in GAMES.values():
-        found |= dict.fromkeys(kind.option_choices(name, {}))
-    return tuple(found)

@@ -147,12 +147,12 @@ class Completing(Serving, app_commands.Group):
     async def complete_strategy(
         self, interaction: discord.Interaction[Any], current: str
     ) -> Choices:
+        """The strategies the match's setup offers (TORA's), with what each means."""
         found = self.handlers.app.completions
-
-        async def strategies() -> list[Completion]:
-            return found.strategy(current)
-
-        return await safely(interaction, strategies)
+        match = _option(interaction, "match")
+        return await safely(
+            interaction, lambda: found.strategy(caller_of(interaction), match, current)
+        )
 
     async def complete_assassin(
         self, interaction: discord.Interaction[Any], current: str
