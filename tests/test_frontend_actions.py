@@ -266,6 +266,20 @@ async def test_autocomplete_refusals_are_hints_not_errors(act: Actions, h: Harne
     assert [c.name for c in await group.complete_action(interaction, "")] == ["It is ann's turn."]
 
 
+async def test_a_hint_chosen_leaves_what_was_typed(act: Actions, h: Harness) -> None:
+    """A refusal's hint stood for its own words: Discord picks the first choice on Enter,
+    so the command was sent the hint ("cannot read `Action 2 typed ...`") instead of what
+    was typed, and never said its own refusal. The hint now stands for what was typed."""
+    await start_short(act, h)
+    group = completing(act, h)
+    typed = "A v5h7-v4h6; G v9h9-v8h8; a"
+    [choice] = await group.complete_action(keystroke(ANN.id, "ann"), typed)
+    assert choice.name.startswith("Action 2 typed (`G v9h9-v8h8`) would be refused: ")
+    assert choice.value == typed
+    [empty] = await group.complete_action(keystroke(CARL.id, "carl"), "")
+    assert empty.value == empty.name  # nothing typed to stand for: a value is not empty
+
+
 async def test_a_user_has_at_most_one_unfinished_autocomplete_at_a_time() -> None:
     """An autocomplete's work not ready in time goes on after its (empty) answer, so that a
     later keystroke finds it done. Every keystroke (not rate limited) started another all
