@@ -90,17 +90,20 @@ async def play(ctx: Context, table: Table, user: User, text: str, *, preview: bo
     match = table.played
     if len(parts) == 1 and replaces(match.game):
         return await _replace(ctx, table, side, parts[0], preview)
+    refused = ""  # the refusal of an action after a search, which stays staged (R10)
     if len(parts) > 1:
-        await ctx.offload.step(match.game, lambda: _try_all(match.game.copy(), parts))
+        try:
+            await ctx.offload.step(match.game, lambda: _try_all(match.game.copy(), parts))
+        except _Revealed as revealed:
+            parts, refused = parts[: revealed.staged], f"\n{revealed.said}"
     try:
         events = [await ctx.offload.step(match.game, partial(match.act, part)) for part in parts]
     except ActionError as exc:
         raise ActionRefused(exc) from None
     texts = match.game.staged()[-len(events) :]  # as people read them (ToriShogi: TS1)
     said = [_noted(t, e) for t, e in zip(texts, events, strict=True)]
-    return await staged_reply(
-        ctx, table, side, _("Staged: {actions}.", actions="; ".join(said)), preview
-    )
+    head = _("Staged: {actions}.", actions="; ".join(said)) + refused
+    return await staged_reply(ctx, table, side, head, preview)
 
 
 def _noted(text: str, event: GameEvent) -> str:
@@ -168,34 +171,62 @@ def _parts(ctx: Context, text: str) -> list[str]:
     return parts
 
 
+class _Revealed(Exception):
+    """A refused action after one that revealed what it found (TORA's search): its
+    refusal, and how many of the actions before it are staged all the same."""
+
+    def __init__(self, staged: int, said: str) -> None:
+        super().__init__(said)
+        self.staged, self.said = staged, said
+
+
 def _try_all(game: GameState, parts: list[str], *, typed: bool = False) -> list[str]:
     """Play ``parts`` on a copy, returning their notations: the refusal of the first that
     fails names it. ``typed``: the actions typed before the one autocomplete completes,
     which nothing stages yet."""
-    notations = []
-    for number, part in enumerate(parts, 1):
+    notations: list[str] = []
+    for part in parts:
         try:
             notations.append(game.apply(part).text)
         except ActionError as exc:
-            reason, action = word(exc.message), quote(part)
-            if typed:
-                said = _(
-                    "Action {number} typed ({action}) would be refused: {reason}",
-                    number=number,
-                    action=action,
-                    reason=reason,
-                )
-            else:
-                said = _(
-                    "Action {number} of {count} ({action}) is refused, so none was staged: "
-                    "{reason}",
-                    number=number,
-                    count=len(parts),
-                    action=action,
-                    reason=reason,
-                )
-            raise Refused(said) from None
+            raise _refusal(game, parts, len(notations), exc, typed) from None
     return notations
+
+
+def _refusal(
+    game: GameState, parts: list[str], tried: int, exc: ActionError, typed: bool
+) -> Exception:
+    """The refusal of ``parts``' action after the ``tried`` ones played on ``game``. One
+    that follows an action never taken back (a search, R10) may tell what it found (R43:
+    "found nothing"): ``_Revealed`` has the actions before it staged, so that the player
+    knows it only by making it."""
+    words = {
+        "number": tried + 1,
+        "count": len(parts),
+        "action": quote(parts[tried]),
+        "reason": word(exc.message),
+    }
+    if typed:
+        return Refused(_("Action {number} typed ({action}) would be refused: {reason}", **words))
+    if _fixed(game, tried):
+        said = _("Action {number} of {count} ({action}) is refused: {reason}", **words)
+        why = _("A search is never taken back (R10): it and the actions before it stay staged.")
+        return _Revealed(tried, f"{said}\n{why}")
+    return Refused(
+        _("Action {number} of {count} ({action}) is refused, so none was staged: {reason}", **words)
+    )
+
+
+def _fixed(game: GameState, last: int) -> bool:
+    """Whether one of the ``last`` actions staged on ``game`` is never taken back (a
+    search, R10): they are taken back on a copy, the latest first."""
+    probe = game.copy()
+    try:
+        for _each in range(last):
+            probe.undo()
+    except ActionError:
+        return True
+    return False
 
 
 LONGEST_CHOICE = 100  # characters of a choice's name and of its value, Discord's most
