@@ -23,6 +23,7 @@ import render.replays
 from bot.app import Answer, App, Caller, Unusable, permissions
 from bot.app.actions import Actions, ChallengeOptions, ClockOptions, terms_of
 from bot.app.buttons import Press
+from bot.app.completions import Completions
 from bot.app.costly import Limits
 from bot.app.lookups import Lookups
 from bot.app.pictures import BytesCache
@@ -381,6 +382,20 @@ async def test_the_strategy_completion_offers_only_what_the_matchs_setup_takes(
     offered = await found.strategy(there, None, "d")
     assert [value for _shown, value in offered] == ["defensive"], offered
     await act.setup(there, None, {"strategy": offered[0][1]})  # accepted
+
+
+def test_the_terrain_completion_offers_only_what_the_challenge_takes_with_the_map() -> None:
+    """``/tora challenge terrain:`` offered ``custom`` with no ``terrain_map`` typed ("A
+    custom terrain needs its map") and the presets with one ("A terrain map goes with the
+    terrain custom"): each refused once chosen. It offers what the challenge takes."""
+    for board in ("short", "long"):
+        bare = [value for _shown, value in Completions.terrain("tora", board, "", "")]
+        assert bare and "custom" not in bare, bare
+        for value in bare:
+            terms_of(ChallengeOptions(board=board, terrain=value), None)
+        mapped = Completions.terrain("tora", board, "water v4h6", "")
+        assert mapped == [("custom", "custom")]
+        terms_of(ChallengeOptions(board=board, terrain="custom", terrain_map="water v4h6"), None)
 
 
 async def test_a_public_board_for_spectators_and_a_private_one_for_players(

@@ -5,7 +5,7 @@ everywhere (not your turn, no match here), for the front end to show as a hint."
 from __future__ import annotations
 
 from bot.i18n import word
-from rules import DEFAULT, game_type
+from rules import DEFAULT, GameType, game_type
 
 from . import guide
 from .actions import Actions
@@ -41,14 +41,17 @@ class Completions:
         return _same(await self.actions.offered(caller, match, "assassin", typed))
 
     @staticmethod
-    def terrain(game: str | None, board: str, typed: str) -> list[Completion]:
-        """The terrains of the game and board chosen so far (TORA's presets of the board,
-        and ``custom``)."""
+    def terrain(game: str | None, board: str, terrain_map: str, typed: str) -> list[Completion]:
+        """The terrains of the game and board chosen so far that the game takes with the
+        ``terrain_map`` typed (TORA: its presets of the board with none, ``custom`` with
+        one), those starting with what was typed."""
         try:
             kind = game_type(game or DEFAULT)
         except ValueError:
             return []
-        return _same(_starting(kind.option_choices("terrain", {"board": board}), typed))
+        given = {"board": board} | ({"terrain_map": terrain_map} if terrain_map else {})
+        offered = _starting(kind.option_choices("terrain", given), typed)
+        return _same([each for each in offered if _takes(kind, given | {"terrain": each})])
 
     async def spirit(self, caller: Caller, match: str | None, typed: str) -> list[Completion]:
         """The match's Spirits with what each does (its power, in the caller's language),
@@ -80,6 +83,15 @@ class Completions:
 
 def _same(values: list[str]) -> list[Completion]:
     return [(value, value) for value in values]
+
+
+def _takes(kind: GameType, options: dict[str, str]) -> bool:
+    """Whether game ``kind`` takes ``options`` (as a challenge checks them)."""
+    try:
+        kind.check_options(options)
+    except ValueError:
+        return False
+    return True
 
 
 def _starting(values: tuple[str, ...], typed: str) -> list[str]:

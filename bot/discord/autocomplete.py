@@ -176,13 +176,14 @@ class Completing(Serving, app_commands.Group):
     async def complete_terrain(
         self, interaction: discord.Interaction[Any], current: str
     ) -> Choices:
-        """The terrains of the game and board chosen so far (TORA's presets of the board,
-        short by default, and ``custom``)."""
+        """The terrains of the game and board chosen so far (short by default) that go with
+        the terrain map typed (TORA's presets of the board with none, ``custom`` with one)."""
         found = self.handlers.app.completions
         game, board = _option(interaction, "game"), _option(interaction, "board") or "short"
+        terrain_map = _option(interaction, "terrain_map") or ""
 
         async def terrains() -> list[Completion]:
-            return found.terrain(game, board, current)
+            return found.terrain(game, board, terrain_map, current)
 
         return await safely(interaction, terrains, current)
 
