@@ -23,6 +23,7 @@ import render.replays
 from bot.app import Answer, App, Caller, Unusable, permissions
 from bot.app.actions import Actions, ChallengeOptions, ClockOptions, terms_of
 from bot.app.buttons import Press
+from bot.app.completions import Completions
 from bot.app.costly import Limits
 from bot.app.lookups import Lookups
 from bot.app.pictures import BytesCache
@@ -151,6 +152,38 @@ async def test_the_match_choices_offer_the_callers_turns_first(act: Actions, h: 
     assert len(offered) == 25 and offered[0][1] == newest, offered[:2]
 
 
+async def test_the_match_choices_read_each_match_once_not_at_every_keystroke(
+    act: Actions, h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each keystroke in the ``match`` option read every live match of the caller's game
+    and both its players' names (a player in a round robin of 30 matches: 90 reads a
+    keystroke). The names are read at once, and whose turn it is once per version of a
+    match: a turn's end is read again, so the choices are never stale."""
+    for channel in range(200, 206):
+        await start_short(act, h, channel=channel)
+    reads: list[str] = []
+    records = h.service.records
+    for name in ("match_info", "player_name", "player_names"):
+        read = getattr(records, name)
+
+        async def counted(*args: Any, _read: Any = read, _name: str = name) -> Any:
+            reads.append(_name)
+            return await _read(*args)
+
+        monkeypatch.setattr(records, name, counted)
+    first = await act.my_matches(ANN.id)
+    for typed in ("2", "20", "202", ""):
+        reads.clear()
+        assert await act.my_matches(ANN.id, typed) == [c for c in first if typed in c[0]]
+        assert len(reads) <= 1, reads
+    ann = Caller(ANN, GUILD, 200)
+    await act.act(ann, None, "S v4h8 defend")
+    await h.service.end_turn(Place(GUILD, 200), ANN)
+    await h.settle()
+    moved = await act.my_matches(ANN.id)
+    assert moved[-1] == first[0] and moved[:-1] == first[1:], moved  # bob's turn there now
+
+
 async def test_turn_prompts_carry_buttons_with_public_stamps(act: Actions, h: Harness) -> None:
     await start_short(act, h)
     [(_shown, first)] = (await act.choices(here(ANN), None, "A v5h7-v5h6"))[:1]
@@ -234,6 +267,20 @@ async def test_autocomplete_refusals_are_hints_not_errors(act: Actions, h: Harne
     assert [c.name for c in await group.complete_action(interaction, "")] == ["It is ann's turn."]
 
 
+async def test_a_hint_chosen_leaves_what_was_typed(act: Actions, h: Harness) -> None:
+    """A refusal's hint stood for its own words: Discord picks the first choice on Enter,
+    so the command was sent the hint ("cannot read `Action 2 typed ...`") instead of what
+    was typed, and never said its own refusal. The hint now stands for what was typed."""
+    await start_short(act, h)
+    group = completing(act, h)
+    typed = "A v5h7-v4h6; G v9h9-v8h8; a"
+    [choice] = await group.complete_action(keystroke(ANN.id, "ann"), typed)
+    assert choice.name.startswith("Action 2 typed (`G v9h9-v8h8`) would be refused: ")
+    assert choice.value == typed
+    [empty] = await group.complete_action(keystroke(CARL.id, "carl"), "")
+    assert empty.value == empty.name  # nothing typed to stand for: a value is not empty
+
+
 async def test_a_user_has_at_most_one_unfinished_autocomplete_at_a_time() -> None:
     """An autocomplete's work not ready in time goes on after its (empty) answer, so that a
     later keystroke finds it done. Every keystroke (not rate limited) started another all
@@ -315,6 +362,40 @@ async def test_the_spirit_completion_keeps_discords_limits_and_its_time() -> Non
     assert await group.complete_spirit(interaction, "") == []  # type: ignore[arg-type]
     assert asyncio.get_running_loop().time() - began < 0.4
     await asyncio.sleep(0.6)  # the late work ends (its answer kept for nobody)
+
+
+async def test_the_strategy_completion_offers_only_what_the_matchs_setup_takes(
+    act: Actions, h: Harness
+) -> None:
+    """``/tora setup strategy:`` offered TORA's strategies in a Torii match too, which the
+    command then refused ("Your strategy is TORA's"). It offers the match's own setup's,
+    and in a game that takes none says so."""
+    found = completing(act, h).handlers.app.completions
+    ann, bob = Caller(ANN, GUILD, CHANNEL), Caller(BOB, GUILD, CHANNEL)
+    await act.challenge(ann, BOB, ChallengeOptions(game="torii"))
+    await act.accept(bob, None)
+    with pytest.raises(Refused, match="setup asks for no strategy"):
+        await found.strategy(ann, None, "")
+    there = Caller(ANN, GUILD, 300)
+    await act.challenge(there, BOB, ChallengeOptions())
+    await act.accept(Caller(BOB, GUILD, 300), None)
+    offered = await found.strategy(there, None, "d")
+    assert [value for _shown, value in offered] == ["defensive"], offered
+    await act.setup(there, None, {"strategy": offered[0][1]})  # accepted
+
+
+def test_the_terrain_completion_offers_only_what_the_challenge_takes_with_the_map() -> None:
+    """``/tora challenge terrain:`` offered ``custom`` with no ``terrain_map`` typed ("A
+    custom terrain needs its map") and the presets with one ("A terrain map goes with the
+    terrain custom"): each refused once chosen. It offers what the challenge takes."""
+    for board in ("short", "long"):
+        bare = [value for _shown, value in Completions.terrain("tora", board, "", "")]
+        assert bare and "custom" not in bare, bare
+        for value in bare:
+            terms_of(ChallengeOptions(board=board, terrain=value), None)
+        mapped = Completions.terrain("tora", board, "water v4h6", "")
+        assert mapped == [("custom", "custom")]
+        terms_of(ChallengeOptions(board=board, terrain="custom", terrain_map="water v4h6"), None)
 
 
 async def test_a_public_board_for_spectators_and_a_private_one_for_players(

@@ -236,3 +236,23 @@ async def test_r41_each_player_is_offered_only_their_own_free_start_squares(h: H
     await service.setup(HERE, ANN, {"ruler": "Q", "assassin": "v3h17"})
     await service.setup(HERE, BOB, {"ruler": "K", "assassin": "none"})
     assert await service.offered(HERE, ANN, "assassin") == []  # the game is on
+
+
+async def test_r43_a_search_in_a_refused_command_stays_staged_and_its_result_is_not_free(
+    h: Harness,
+) -> None:
+    """`/tora act "H v2h13 search; H v2h13-v2h14"` was refused as a whole, "none was
+    staged", saying why: "your Cavalry ... searched this turn and found nothing". The
+    player learnt what the search found without making it, and could play otherwise. A
+    search that tells the refusal of an action after it is staged (R10: it is not taken
+    back), with the actions before it, and the reply says so."""
+    await World(h, "v3h17").start()
+    searches = [v for _s, v in await h.service.choices(HERE, ANN, "search") if "-" not in v]
+    letter, square, _word = searches[0].split()
+    moves = await h.service.choices(HERE, ANN, f"{letter} {square}-")
+    move = next(v for _s, v in moves if "search" not in v and "x" not in v.split())
+    reply = await h.service.play(HERE, ANN, f"{searches[0]}; {move}")
+    assert reply.text.startswith(f"Staged: {searches[0]}"), reply.text
+    assert f"Action 2 of 2 (`{move}`) is refused: " in reply.text
+    assert "found nothing" in reply.text and "A search is never taken back (R10)" in reply.text
+    assert (await h.store.load(1)).game.staged() == [searches[0]]

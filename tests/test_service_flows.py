@@ -734,19 +734,71 @@ async def test_autocomplete_finds_actions_by_any_part_best_first(h: Harness) -> 
     assert all(text.startswith("G v5h9-v4h9; Archer v5h7: ") for text, _value in turn)
 
 
-async def test_autocomplete_after_many_typed_actions_keeps_the_new_actions_words_whole(
-    h: Harness,
-) -> None:
-    """After six actions typed with `;`, the suggestions were each cut at 100 characters to
+def test_a_choice_after_long_typed_actions_keeps_the_new_actions_words_whole() -> None:
+    """After actions typed with `;`, the suggestions were each cut at 100 characters to
     "G v5h9-v4h9; ... ; Archer v3h9: move to v": all alike. What was typed is shortened
     instead, the new action's words kept whole."""
-    await started(h)
-    prefix = "; ".join(["G v5h9-v4h9"] * 6)
-    offered = await h.service.choices(HERE, ANN, prefix + "; archer")
-    names = [shown for shown, _value in offered]
-    assert offered and len(set(names)) == len(names), names[:4]
+    from bot.service.play import _label
+
+    prefix = "; ".join(["H v2h11-v4h14 via v3h12 v4h13"] * 2) + "; "
+    shown = "Cavalry v6h2: move to v4h{n} via v5h3 v4h3"
+    names = [_label(prefix, shown.format(n=n)) for n in range(1, 10)]
+    assert len(set(names)) == len(names), names[:4]
     assert all(len(name) <= 100 and name.startswith("…") for name in names), names[:4]
-    assert all(name.endswith(value[-4:]) for name, value in offered), offered[:4]
+    assert all(name.endswith(shown.format(n=n)) for n, name in enumerate(names, 1)), names[:4]
+
+
+async def test_autocomplete_after_a_typed_action_offers_what_may_follow_it(h: Harness) -> None:
+    """After "archer v5h7 to v4h6; v4h6" the suggestions were the actions of the turn's
+    start (the Archer still on v5h7: "A v5h7-v4h6" again), which the command then refused.
+    They are now those legal after the typed ones, which are written in notation."""
+    await started(h)
+    offered = await h.service.choices(HERE, ANN, "archer v5h7 to v4h6; v4h6")
+    assert any(value.startswith("A v5h7-v4h6; A v4h6-") for _shown, value in offered), offered
+    game = (await h.store.load(1)).game
+    for _shown, value in offered:
+        copy = game.copy()
+        for part in value.split(";"):
+            copy.apply(part.strip())  # the command accepts each
+    assert all(name.startswith("A v5h7-v4h6; ") for name, _value in offered), offered[:4]
+
+
+async def test_autocomplete_after_seven_typed_actions_says_which_would_be_refused(
+    h: Harness,
+) -> None:
+    """After seven actions typed with `;` autocomplete showed nothing (their value passed
+    Discord's 100 characters): a turn of the short board holds two actions, so it now says
+    which typed action the command would refuse, and why; with two typed, only them."""
+    await started(h)
+    typed = "; ".join(["A v5h7-v4h6", "G v5h9-v4h9", *["S v4h8 defend"] * 5]) + "; a"
+    with pytest.raises(Refused, match=r"^Action 3 typed \(`S v4h8 defend`\) would be refused"):
+        await h.service.choices(HERE, ANN, typed)
+    full = await h.service.choices(HERE, ANN, "A v5h7-v4h6; G v5h9-v4h9; ")
+    assert full == [
+        ("A v5h7-v4h6; G v5h9-v4h9 (the turn holds no more actions)", "A v5h7-v4h6; G v5h9-v4h9")
+    ]
+    with pytest.raises(Refused, match=r"^`resign` is not a move"):
+        await h.service.choices(HERE, ANN, "resign; a")
+
+
+@pytest.mark.parametrize("game", ["torishogi", "torii"])
+async def test_autocomplete_offers_the_move_that_replaces_a_staged_one(
+    h: Harness, game: str
+) -> None:
+    """A one-move game's staged move is replaced by the next one the player types (the
+    command says "Staged X in place of Y"), but /tora act suggested nothing once a move was
+    staged. It suggests the moves the staged one may be replaced by."""
+    await h.service.challenge(HERE, ANN, BOB, Terms(game=game, rated=False))
+    await h.service.accept(HERE, BOB)
+    if game == "torii":
+        await h.service.setup(HERE, ANN, {"spirit": "Crane"})
+        await h.service.setup(HERE, BOB, {"spirit": "Monkey"})
+    before = await h.service.choices(HERE, ANN, "")
+    await h.service.play(HERE, ANN, before[0][1])
+    offered = await h.service.choices(HERE, ANN, "")
+    assert offered == before
+    reply = await h.service.play(HERE, ANN, offered[1][1])
+    assert reply.text.startswith("Staged ") and " in place of " in reply.text, reply.text
 
 
 async def test_r41_a_series_to_a_target_with_assassins_is_refused_until_each_game_hides_its_start(

@@ -175,6 +175,23 @@ def test_ti15_the_monkey_menu_after_a_winning_turn_counts_the_torii_before_the_w
     assert str(group.description) == "2 decisions to make: one per Torii just built"
 
 
+def test_ti18_a_turn_option_that_wins_says_so() -> None:
+    """The menus', the Play panel's and autocomplete's option of a turn that wins read
+    only its steps and builds ("e2, e4, d4, then build on e4 ..."), while its turn's post
+    says "and wins: all 4 Torii built". The option now says it wins, as the post does; the
+    others do not."""
+    game = TORII.from_fen(BEFORE_THE_WIN.format("B"), {})
+    wins = []
+    for choice in game.choices():
+        twin = game.copy()
+        twin.apply(choice.notation)
+        won = any(event.won for event in twin.staged_events(C))
+        assert str(choice.label).endswith(", wins: all 4 Torii built") == won, choice.label
+        assert str(choice.path[-1]).endswith(", wins: all 4 Torii built") == won, choice.path
+        wins += [choice.notation] if won else []
+    assert TWO_TORII in wins
+
+
 def test_a_won_turn_waits_in_views_for_the_monkeys_answer() -> None:
     game = TORII.from_fen(BEFORE_THE_WIN.format("B"), {})
     play(game, TWO_TORII)

@@ -191,8 +191,8 @@ def test_menu_groups_every_legal_move_once() -> None:
 
 def test_a_menu_label_says_when_its_move_gives_check() -> None:
     """The Play panel's option of a move that checks the opponent's Phoenix says so, as the
-    staged line and the turn post then do ("to 4d, check", "drop on 4d, check"); the others
-    do not. Regression: a checking move read only "to 4d"."""
+    staged line and the turn post then do ("to 4d, check", "drop on 4d, checkmate"); the
+    others do not. Regression: a checking move read only "to 4d"."""
     rng = random.Random(7)
     game = ToriShogiGame()
     seen = 0
@@ -203,11 +203,23 @@ def test_a_menu_label_says_when_its_move_gives_check() -> None:
             twin = game.copy()
             twin.apply(choice.notation)
             twin.end_turn()
-            assert str(choice.label).endswith(", check") == twin.in_check(), str(choice.label)
+            note = twin.turns[-1].events[0].note
+            assert str(choice.label).partition(", ")[2].endswith(note), str(choice.label)
+            assert str(choice.label).endswith((", check", ", checkmate")) == bool(note)
             seen += twin.in_check()
         game.apply(rng.choice(game.legal_actions()))
         game.end_turn()
     assert seen
+
+
+def test_ts9_a_move_option_that_mates_says_checkmate_not_check() -> None:
+    """The menus', the Play panel's and autocomplete's option of a move that mates reads
+    "checkmate" (TS9), as its staged line and its turn's post then do; a check that leaves
+    the opponent a move still reads "check". Regression: a mating move read "check"."""
+    game = ToriShogiGame("k6/7/1F5/7/7/7/6K[C] w 0 1")
+    labels = {choice.notation: str(choice.label) for choice in game.choices()}
+    assert labels["C@b6"] == "drop on 6b, checkmate"
+    assert labels["b5b6+"] == "to 6b, promoting to Eagle, check"
 
 
 def test_copy_and_pickle_are_independent() -> None:

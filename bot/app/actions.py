@@ -112,7 +112,8 @@ class Actions:
                     command=slash("tora challenge"),
                 )
             )
-        listed = [f"- `{hosted.id}`: {await self.listing.label(hosted)}" for hosted in mine]
+        labels = await self.listing.labels(mine)
+        listed = [f"- `{hosted.id}`: {label}" for hosted, label in zip(mine, labels, strict=True)]
         asked = _(
             "You play in several matches: say which one with the `{match}` option.",
             match=option("match"),
@@ -159,8 +160,9 @@ class Actions:
         where it is the caller's turn first, then the soonest deadlines, as many as Discord
         shows (25): the ones to act in, not the oldest."""
         found = []
-        for hosted in await self.service.matches_of(user_id):
-            label = f"{hosted.id}: {await self.listing.label(hosted)}"
+        mine = await self.service.matches_of(user_id)
+        for hosted, label in zip(mine, await self.listing.labels(mine), strict=True):
+            label = f"{hosted.id}: {label}"
             if typed.lower() in label.lower():
                 urgency = (not await self.listing.waits_for(hosted, user_id), *_due(hosted))
                 found.append((urgency, label, str(hosted.id)))

@@ -5,7 +5,7 @@ everywhere (not your turn, no match here), for the front end to show as a hint."
 from __future__ import annotations
 
 from bot.i18n import word
-from rules import DEFAULT, GAMES, game_type
+from rules import DEFAULT, GameType, game_type
 
 from . import guide
 from .actions import Actions
@@ -31,29 +31,39 @@ class Completions:
         """The caller's live matches, for commands given in a DM."""
         return await self.actions.my_matches(caller.user.id, typed)
 
-    @staticmethod
-    def strategy(typed: str) -> list[Completion]:
-        """The strategies a game offers (TORA's), those starting with what was typed."""
-        return _same(_starting(_every("strategy"), typed))
+    async def strategy(self, caller: Caller, match: str | None, typed: str) -> list[Completion]:
+        """The strategies the match's setup offers (TORA's, with what each means), those
+        starting with what was typed; refused in a game that asks for none."""
+        return await self._answers(caller, match, "strategy", typed)
 
     async def assassin(self, caller: Caller, match: str | None, typed: str) -> list[Completion]:
         """Where the caller's own Assassin may start, under the strategy they chose (R41)."""
         return _same(await self.actions.offered(caller, match, "assassin", typed))
 
     @staticmethod
-    def terrain(game: str | None, board: str, typed: str) -> list[Completion]:
-        """The terrains of the game and board chosen so far (TORA's presets of the board,
-        and ``custom``)."""
+    def terrain(game: str | None, board: str, terrain_map: str, typed: str) -> list[Completion]:
+        """The terrains of the game and board chosen so far that the game takes with the
+        ``terrain_map`` typed (TORA: its presets of the board with none, ``custom`` with
+        one), those starting with what was typed."""
         try:
             kind = game_type(game or DEFAULT)
         except ValueError:
             return []
-        return _same(_starting(kind.option_choices("terrain", {"board": board}), typed))
+        given = {"board": board} | ({"terrain_map": terrain_map} if terrain_map else {})
+        offered = _starting(kind.option_choices("terrain", given), typed)
+        return _same([each for each in offered if _takes(kind, given | {"terrain": each})])
 
     async def spirit(self, caller: Caller, match: str | None, typed: str) -> list[Completion]:
         """The match's Spirits with what each does (its power, in the caller's language),
         those starting with what was typed."""
-        field = await self.setup.options(caller, match, "spirit")
+        return await self._answers(caller, match, "spirit", typed)
+
+    async def _answers(
+        self, caller: Caller, match: str | None, name: str, typed: str
+    ) -> list[Completion]:
+        """The answers the match's setup question ``name`` offers, with what each means (in
+        the caller's language), those starting with what was typed."""
+        field = await self.setup.options(caller, match, name)
         wanted = typed.strip().lower()
         return [
             (f"{option} · {word(meaning)}" if meaning else option, option)
@@ -75,15 +85,15 @@ def _same(values: list[str]) -> list[Completion]:
     return [(value, value) for value in values]
 
 
+def _takes(kind: GameType, options: dict[str, str]) -> bool:
+    """Whether game ``kind`` takes ``options`` (as a challenge checks them)."""
+    try:
+        kind.check_options(options)
+    except ValueError:
+        return False
+    return True
+
+
 def _starting(values: tuple[str, ...], typed: str) -> list[str]:
     wanted = typed.strip().lower()
     return [value for value in values if value.startswith(wanted)]
-
-
-def _every(name: str) -> tuple[str, ...]:
-    """What every game offers for option or answer ``name`` with its defaults, in the order
-    of the registry, each once."""
-    found: dict[str, None] = {}
-    for kind in GAMES.values():
-        found |= dict.fromkeys(kind.option_choices(name, {}))
-    return tuple(found)

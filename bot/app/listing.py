@@ -4,7 +4,8 @@ one-line labels of a match in menus and in a heading."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
 
 from bot.i18n import N_, _, ngettext, option, pgettext, slash
 from bot.service import Hosted, MatchInfo, MatchService, Terms, timing
@@ -27,6 +28,7 @@ from bot.service.texts import escape
 from rules import Side
 
 RECENT = 5  # the ended matches /tora games lists
+KEPT_TURNS = 4096  # matches whose side to act is kept (``Listing._to_act``)
 LIVE_SHOWN = 20  # the live ones it lists, the soonest deadlines first: one message's worth
 
 
@@ -34,33 +36,54 @@ class Listing:
     def __init__(self, service: MatchService) -> None:
         self.service = service
         self.records = service.records
+        self._acting: OrderedDict[tuple[int, int], Side] = OrderedDict()  # ``_to_act``'s
 
     async def label(self, hosted: Hosted) -> str:
         """``ToriShogi · ann vs bob (playing)``: names as written (for menus)."""
-        first, second = await self.names(hosted.issuer_id, hosted.invitee_id)
-        phase = _phase(hosted.phase)
-        return _(
-            "{game} \u00b7 {player} vs {opponent} ({phase})",
-            game=game_title(hosted),
-            player=first,
-            opponent=second,
-            phase=phase,
-        )
+        return (await self.labels([hosted]))[0]
+
+    async def labels(self, matches: Sequence[Hosted]) -> list[str]:
+        """``label`` of each of ``matches``, their players' names read at once."""
+        seats = [(hosted.issuer_id, hosted.invitee_id) for hosted in matches]
+        known = await self._known([user for seat in seats for user in seat])
+        return [
+            _(
+                "{game} \u00b7 {player} vs {opponent} ({phase})",
+                game=game_title(hosted),
+                player=_named(known, first),
+                opponent=_named(known, second),
+                phase=_phase(hosted.phase),
+            )
+            for hosted, (first, second) in zip(matches, seats, strict=True)
+        ]
 
     async def waits_for(self, hosted: Hosted, user_id: int) -> bool:
         """Whether ``hosted`` is being played and it is ``user_id``'s turn ("your turn" in
         ``/tora games``)."""
         if hosted.phase != PLAYING or hosted.match_id is None:
             return False
-        return hosted.side_of(user_id) == (await self._info(hosted.match_id)).side_to_act
+        return hosted.side_of(user_id) == await self._to_act(hosted, hosted.match_id)
+
+    async def _to_act(self, hosted: Hosted, match_id: int) -> Side:
+        """The side to act in a match being played, read once per version of its hosted
+        match (every write makes a new one, a turn's end too): the match autocomplete asks
+        at every keystroke, for every match of its caller."""
+        key = (hosted.id, hosted.version)
+        side = self._acting.get(key)
+        if side is None:
+            side = self._acting[key] = (await self._info(match_id)).side_to_act
+            while len(self._acting) > KEPT_TURNS:
+                self._acting.popitem(last=False)
+        return side
 
     async def names(self, *user_ids: int | None) -> list[str]:
         """The players' names as written (escape them in texts); "anyone" for an open seat."""
-        names = []
-        for user_id in user_ids:
-            name = None if user_id is None else await self.records.player_name(user_id)
-            names.append(_("anyone") if name is None else name)
-        return names
+        known = await self._known(user_ids)
+        return [_named(known, user) for user in user_ids]
+
+    async def _known(self, user_ids: Iterable[int | None]) -> dict[int, str]:
+        """The names of ``user_ids`` (open seats: None) that were ever seen, in one read."""
+        return await self.records.player_names({user for user in user_ids if user is not None})
 
     async def players(self, hosted: Hosted) -> str:
         """``ann vs bob`` for a message: escaped."""
@@ -129,10 +152,10 @@ class Listing:
             return _("choosing the setups{due}", due=due)
         if hosted.phase == ENDED or hosted.match_id is None:
             return await self._ending_of(hosted)
-        info = await self._info(hosted.match_id)
-        clocks = _clocks_of(hosted, user_id, info.side_to_act, self.records.now())
+        to_act = await self._to_act(hosted, hosted.match_id)
+        clocks = _clocks_of(hosted, user_id, to_act, self.records.now())
         clocks += await self._away_of(hosted)
-        if hosted.side_of(user_id) == info.side_to_act:
+        if hosted.side_of(user_id) == to_act:
             return _("**your turn**{due}{clocks}", due=due, clocks=clocks)
         if hosted.paused_left is not None:
             return _("paused{clocks}", clocks=clocks)
@@ -166,6 +189,12 @@ class Listing:
         if info is None:
             raise LookupError(f"match {match_id} of a hosted match is missing")
         return info
+
+
+def _named(known: dict[int, str], user_id: int | None) -> str:
+    """A player's name among those ``known`` by id; "anyone" for an open seat."""
+    name = None if user_id is None else known.get(user_id)
+    return _("anyone") if name is None else name
 
 
 def closing_words(hosted: Hosted, names: Sequence[str]) -> str:

@@ -40,20 +40,27 @@ def choices(found: list[Completion]) -> Choices:
     return [app_commands.Choice(name=name[:100], value=value[:100]) for name, value in found[:MOST]]
 
 
-def hint(text: str) -> Choices:
-    """A refusal's first sentence as the only choice: the user reads why there is none."""
-    first = first_sentence(text)
-    return [app_commands.Choice(name=first[:100], value=first[:100])]
+def hint(text: str, typed: str = "") -> Choices:
+    """A refusal's first sentence as the only choice: the user reads why there is none. It
+    stands for what was ``typed`` (Discord picks the first choice on Enter: the command
+    then answers what was typed, not the hint's words), or for itself when nothing was
+    (or more than a value holds)."""
+    first = first_sentence(text)[:100]
+    value = typed if 0 < len(typed) <= 100 else first
+    return [app_commands.Choice(name=first, value=value)]
 
 
 async def safely(
-    interaction: discord.Interaction[Any], complete: Callable[[], Awaitable[list[Completion]]]
+    interaction: discord.Interaction[Any],
+    complete: Callable[[], Awaitable[list[Completion]]],
+    typed: str = "",
 ) -> Choices:
     """``complete``'s choices, never raising (see the module's docstring), in the caller's
-    language (as their answers). A keystroke while that user's last work goes on waits for
-    it first; not ready ``ANSWER_WITHIN`` after Discord made the interaction, none. A work
-    that started goes on after its answer (its answers are kept for the state), so that a
-    later keystroke finds it done."""
+    language (as their answers); a refusal's hint stands for what was ``typed``. A
+    keystroke while that user's last work goes on waits for it first; not ready
+    ``ANSWER_WITHIN`` after Discord made the interaction, none. A work that started goes on
+    after its answer (its answers are kept for the state), so that a later keystroke finds
+    it done."""
     user = interaction.user.id
     work: Work | None = None
     with speaking(await _language(interaction)):
@@ -69,7 +76,7 @@ async def safely(
             work.add_done_callback(_late)
             return []
         except (Refused, Unusable) as refusal:
-            return hint(str(refusal))
+            return hint(str(refusal), typed)
         except Exception:
             log.exception("autocomplete failed", extra={"user": user})
             return []
@@ -136,23 +143,25 @@ class Completing(Serving, app_commands.Group):
         found = self.handlers.app.completions
         match = _option(interaction, "match")
         return await safely(
-            interaction, lambda: found.action(caller_of(interaction), match, current)
+            interaction, lambda: found.action(caller_of(interaction), match, current), current
         )
 
     async def complete_match(self, interaction: discord.Interaction[Any], current: str) -> Choices:
         """The caller's live matches, for commands given in a DM."""
         found = self.handlers.app.completions
-        return await safely(interaction, lambda: found.match(caller_of(interaction), current))
+        return await safely(
+            interaction, lambda: found.match(caller_of(interaction), current), current
+        )
 
     async def complete_strategy(
         self, interaction: discord.Interaction[Any], current: str
     ) -> Choices:
+        """The strategies the match's setup offers (TORA's), with what each means."""
         found = self.handlers.app.completions
-
-        async def strategies() -> list[Completion]:
-            return found.strategy(current)
-
-        return await safely(interaction, strategies)
+        match = _option(interaction, "match")
+        return await safely(
+            interaction, lambda: found.strategy(caller_of(interaction), match, current), current
+        )
 
     async def complete_assassin(
         self, interaction: discord.Interaction[Any], current: str
@@ -161,35 +170,40 @@ class Completing(Serving, app_commands.Group):
         found = self.handlers.app.completions
         match = _option(interaction, "match")
         return await safely(
-            interaction, lambda: found.assassin(caller_of(interaction), match, current)
+            interaction, lambda: found.assassin(caller_of(interaction), match, current), current
         )
 
     async def complete_terrain(
         self, interaction: discord.Interaction[Any], current: str
     ) -> Choices:
-        """The terrains of the game and board chosen so far (TORA's presets of the board,
-        short by default, and ``custom``)."""
+        """The terrains of the game and board chosen so far (short by default) that go with
+        the terrain map typed (TORA's presets of the board with none, ``custom`` with one)."""
         found = self.handlers.app.completions
         game, board = _option(interaction, "game"), _option(interaction, "board") or "short"
+        terrain_map = _option(interaction, "terrain_map") or ""
 
         async def terrains() -> list[Completion]:
-            return found.terrain(game, board, current)
+            return found.terrain(game, board, terrain_map, current)
 
-        return await safely(interaction, terrains)
+        return await safely(interaction, terrains, current)
 
     async def complete_topic(self, interaction: discord.Interaction[Any], current: str) -> Choices:
         """Every game's rulings, pieces and powers holding what was typed, the game chosen (or
         the match's here) first."""
         found = self.handlers.app.completions
         game = _option(interaction, "game")
-        return await safely(interaction, lambda: found.topic(caller_of(interaction), game, current))
+        return await safely(
+            interaction, lambda: found.topic(caller_of(interaction), game, current), current
+        )
 
     async def complete_tournament(
         self, interaction: discord.Interaction[Any], current: str
     ) -> Choices:
         """The server's tournament names starting with what was typed."""
         found = self.handlers.app.completions
-        return await safely(interaction, lambda: found.tournament(caller_of(interaction), current))
+        return await safely(
+            interaction, lambda: found.tournament(caller_of(interaction), current), current
+        )
 
     async def complete_spirit(self, interaction: discord.Interaction[Any], current: str) -> Choices:
         """``/tora setup spirit``: the match's Spirits with what each does (its power), in
@@ -197,5 +211,5 @@ class Completing(Serving, app_commands.Group):
         found = self.handlers.app.completions
         match = _option(interaction, "match")
         return await safely(
-            interaction, lambda: found.spirit(caller_of(interaction), match, current)
+            interaction, lambda: found.spirit(caller_of(interaction), match, current), current
         )

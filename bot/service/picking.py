@@ -17,7 +17,7 @@ from rules.protocol import Choice, ChoiceGroup
 from . import pointing, showing, warning
 from .context import Context
 from .models import Menu, User
-from .play import acting_side, before_last, replaces
+from .play import acting_side, base_of
 from .reminders import looked
 from .table import Table
 
@@ -100,17 +100,6 @@ async def warnings_ahead(
     if not choices:
         return None
     return warning.ahead(ctx.offload, table.memo(), base, _notations(choices, shown))
-
-
-def base_of(table: Table) -> GameState:
-    """The game a player's actions are chosen on: in a one-move game whose move is staged,
-    the game without it (a new move replaces it)."""
-    memo = table.memo()
-    if "base" not in memo:
-        game = table.game
-        memo["base"] = before_last(game) if replaces(game) else game
-    base: GameState = memo["base"]
-    return base
 
 
 async def _groups(ctx: Context, table: Table, base: GameState) -> tuple[ChoiceGroup, ...]:

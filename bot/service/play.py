@@ -86,35 +86,24 @@ async def play(ctx: Context, table: Table, user: User, text: str, *, preview: bo
     turn line, all or none (they are checked on a copy of the game first). Without
     ``preview``, the reply has no picture (a front end that draws its own board)."""
     side = acting_side(ctx, table, user)
-    parts = [part.strip() for part in text.split(";")]
-    if len(parts) > 1 and not all(parts):
-        raise Refused(
-            _("An empty action between `;` separators: write `A v5h7-v4h6; G v5h9-v4h9`.")
-        )
-    for part in parts:
-        typed = part.lower()
-        if typed in GAME_LEVEL_WORDS:
-            raise Refused(
-                _(
-                    "`{word}` is not a move: use {command} for that.",
-                    word=typed,
-                    command=ctx.cmd(typed, localized=True),
-                )
-            )
+    parts = _parts(ctx, text)
     match = table.played
     if len(parts) == 1 and replaces(match.game):
         return await _replace(ctx, table, side, parts[0], preview)
+    refused = ""  # the refusal of an action after a search, which stays staged (R10)
     if len(parts) > 1:
-        await ctx.offload.step(match.game, lambda: _try_all(match.game.copy(), parts))
+        try:
+            await ctx.offload.step(match.game, lambda: _try_all(match.game.copy(), parts))
+        except _Revealed as revealed:
+            parts, refused = parts[: revealed.staged], f"\n{revealed.said}"
     try:
         events = [await ctx.offload.step(match.game, partial(match.act, part)) for part in parts]
     except ActionError as exc:
         raise ActionRefused(exc) from None
     texts = match.game.staged()[-len(events) :]  # as people read them (ToriShogi: TS1)
     said = [_noted(t, e) for t, e in zip(texts, events, strict=True)]
-    return await staged_reply(
-        ctx, table, side, _("Staged: {actions}.", actions="; ".join(said)), preview
-    )
+    head = _("Staged: {actions}.", actions="; ".join(said)) + refused
+    return await staged_reply(ctx, table, side, head, preview)
 
 
 def _noted(text: str, event: GameEvent) -> str:
@@ -135,6 +124,17 @@ def before_last(game: GameState) -> GameState:
     return base
 
 
+def base_of(table: Table) -> GameState:
+    """The game a player's actions are chosen on: in a one-move game whose move is staged,
+    the game without it (a new move replaces it)."""
+    memo = table.memo()
+    if "base" not in memo:
+        game = table.game
+        memo["base"] = before_last(game) if replaces(game) else game
+    base: GameState = memo["base"]
+    return base
+
+
 async def _replace(ctx: Context, table: Table, side: Side, text: str, preview: bool) -> Reply:
     """Stage ``text`` in place of the last staged action; tried on a copy first, so a
     refusal leaves the staged one as it was."""
@@ -150,22 +150,83 @@ async def _replace(ctx: Context, table: Table, side: Side, text: str, preview: b
     return await staged_reply(ctx, table, side, head, preview)
 
 
-def _try_all(game: GameState, parts: list[str]) -> None:
-    """Play ``parts`` on a copy: the refusal of the first that fails names it."""
-    for number, part in enumerate(parts, 1):
-        try:
-            game.apply(part)
-        except ActionError as exc:
+def _parts(ctx: Context, text: str) -> list[str]:
+    """The actions of ``text``, separated by ``;``; refused if one is empty or a word of
+    its own command (``resign``)."""
+    parts = [part.strip() for part in text.split(";")]
+    if len(parts) > 1 and not all(parts):
+        raise Refused(
+            _("An empty action between `;` separators: write `A v5h7-v4h6; G v5h9-v4h9`.")
+        )
+    for part in parts:
+        typed = part.lower()
+        if typed in GAME_LEVEL_WORDS:
             raise Refused(
                 _(
-                    "Action {number} of {count} ({action}) is refused, so none was staged: "
-                    "{reason}",
-                    number=number,
-                    count=len(parts),
-                    action=quote(part),
-                    reason=word(exc.message),
+                    "`{word}` is not a move: use {command} for that.",
+                    word=typed,
+                    command=ctx.cmd(typed, localized=True),
                 )
-            ) from None
+            )
+    return parts
+
+
+class _Revealed(Exception):
+    """A refused action after one that revealed what it found (TORA's search): its
+    refusal, and how many of the actions before it are staged all the same."""
+
+    def __init__(self, staged: int, said: str) -> None:
+        super().__init__(said)
+        self.staged, self.said = staged, said
+
+
+def _try_all(game: GameState, parts: list[str], *, typed: bool = False) -> list[str]:
+    """Play ``parts`` on a copy, returning their notations: the refusal of the first that
+    fails names it. ``typed``: the actions typed before the one autocomplete completes,
+    which nothing stages yet."""
+    notations: list[str] = []
+    for part in parts:
+        try:
+            notations.append(game.apply(part).text)
+        except ActionError as exc:
+            raise _refusal(game, parts, len(notations), exc, typed) from None
+    return notations
+
+
+def _refusal(
+    game: GameState, parts: list[str], tried: int, exc: ActionError, typed: bool
+) -> Exception:
+    """The refusal of ``parts``' action after the ``tried`` ones played on ``game``. One
+    that follows an action never taken back (a search, R10) may tell what it found (R43:
+    "found nothing"): ``_Revealed`` has the actions before it staged, so that the player
+    knows it only by making it."""
+    words = {
+        "number": tried + 1,
+        "count": len(parts),
+        "action": quote(parts[tried]),
+        "reason": word(exc.message),
+    }
+    if typed:
+        return Refused(_("Action {number} typed ({action}) would be refused: {reason}", **words))
+    if _fixed(game, tried):
+        said = _("Action {number} of {count} ({action}) is refused: {reason}", **words)
+        why = _("A search is never taken back (R10): it and the actions before it stay staged.")
+        return _Revealed(tried, f"{said}\n{why}")
+    return Refused(
+        _("Action {number} of {count} ({action}) is refused, so none was staged: {reason}", **words)
+    )
+
+
+def _fixed(game: GameState, last: int) -> bool:
+    """Whether one of the ``last`` actions staged on ``game`` is never taken back (a
+    search, R10): they are taken back on a copy, the latest first."""
+    probe = game.copy()
+    try:
+        for _each in range(last):
+            probe.undo()
+    except ActionError:
+        return True
+    return False
 
 
 LONGEST_CHOICE = 100  # characters of a choice's name and of its value, Discord's most
@@ -178,17 +239,33 @@ async def choices(
     anywhere (a destination, ``x``, ``fire``, a piece's name or letter), best first, each as
     (what a list shows: the action in words, its canonical notation); their hidden
     Assassin's included: this goes to them alone. After a ``;`` the last action is
-    completed, the ones before kept as typed."""
-    acting_side(ctx, table, user)
+    completed among those legal after the ones before (refused as the command would refuse
+    them), which are written in notation: the shortest, as a choice's value holds 100
+    characters."""
+    side = acting_side(ctx, table, user)
     head, _sep, last = typed.rpartition(";")
-    entries = await _legal_texts(ctx, table)
+    if head.strip():
+        prefix, entries = await _after_typed(ctx, table, side, _parts(ctx, head))
+    else:
+        prefix, entries = "", await _legal_texts(ctx, table)
+    if prefix and not entries:
+        return _typed_alone(prefix)
     found = finding.best(last, entries, limit)
-    prefix = f"{head.strip()}; " if head.strip() else ""
     return [
         (_label(prefix, finding.shown(entry)), f"{prefix}{entry.notation}")
         for entry in found
         if len(prefix) + len(entry.notation) <= LONGEST_CHOICE
     ]
+
+
+def _typed_alone(prefix: str) -> list[tuple[str, str]]:
+    """The one choice after typed actions that leave the turn none: those actions, which
+    the command stages, saying so (nothing, or the list would look broken)."""
+    actions = prefix.removesuffix("; ")
+    if len(actions) > LONGEST_CHOICE:
+        return []
+    shown = _("{actions} (the turn holds no more actions)", actions=actions)
+    return [(_label("", shown), actions)]
 
 
 def _label(prefix: str, shown: str) -> str:
@@ -206,13 +283,38 @@ def _label(prefix: str, shown: str) -> str:
 
 
 async def _legal_texts(ctx: Context, table: Table) -> list[finding.Entry]:
-    """Every legal action of the running state and the words to find it by, worked out
-    once per state of the match (autocomplete asks at every keystroke)."""
+    """Every legal action of the running state (in a one-move game whose move is staged,
+    those that replace it) and the words to find it by, worked out once per state of the
+    match (autocomplete asks at every keystroke)."""
     memo = table.memo()
     if "entries" not in memo:
-        memo["entries"] = await ctx.offload.step(table.game, partial(finding.entries, table.game))
+        base = base_of(table)
+        memo["entries"] = await ctx.offload.step(base, partial(finding.entries, base))
     entries: list[finding.Entry] = memo["entries"]
     return entries
+
+
+async def _after_typed(
+    ctx: Context, table: Table, side: Side, parts: list[str]
+) -> tuple[str, list[finding.Entry]]:
+    """Actions ``parts`` typed before the one being completed, in notation and ended by
+    ``; ``, and the legal actions after them with their words: played on the player's own
+    copy (``for_player``), so that what follows a search typed says nothing of what it
+    would find. Kept for the state while the same actions stay typed (every keystroke of
+    the next one asks)."""
+    memo = table.memo()
+    kept = memo.get("typed")
+    if kept is not None and kept[0] == parts:
+        return kept[1], kept[2]
+
+    def work() -> tuple[str, list[finding.Entry]]:
+        game = table.game.for_player(side)
+        notations = _try_all(game, parts, typed=True)
+        return "".join(f"{notation}; " for notation in notations), finding.entries(game)
+
+    prefix, entries = await ctx.offload.step(table.game, work)
+    memo["typed"] = (parts, prefix, entries)
+    return prefix, entries
 
 
 # Which of a group's choices a front end shows (the warnings are worked out for those alone).

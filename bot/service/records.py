@@ -7,7 +7,7 @@ player may be shown."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from rules import GameView, Outcome, Side
 from storage import ButtonMessage, Hosted, HostedNotFound, MatchInfo, MatchNotFound, Store
@@ -88,6 +88,10 @@ class Records:
         """The name a player was last seen by (None: never seen)."""
         player = await self._store.player(user_id)
         return None if player is None else player.name
+
+    async def player_names(self, user_ids: Collection[int]) -> dict[int, str]:
+        """The names players were last seen by, in one read, by id (never seen: missing)."""
+        return await self._store.names(list(user_ids)) if user_ids else {}
 
     # ---- servers -------------------------------------------------------------------------
     async def guild(self, guild_id: int) -> GuildSettings:

@@ -20,12 +20,13 @@ from rules.words import Text, frame, msg, msg_n
 
 from .actions import DECISIONS, PASS_TEXT, Move, flip_text
 from .board import line_name, name
+from .building import WON_WORDS
 from .state import ALL_TILES, MONKEY, Position
 from .turn import Work
 
 MENU_LIMIT = 25
 TEXT_LIMIT = 100
-Segment = tuple[str, str]  # (kind, words): kind "head", "step", "build" or "flip"
+Segment = tuple[str, str]  # (kind, words): kind "head", "step", "build", "flip" or "won"
 
 
 def build_menu(table: Mapping[Move, tuple[str, Work]], me: Side) -> tuple[Grouped, ...]:
@@ -153,6 +154,8 @@ def _label(work: Work, me: Side, in_tile_group: bool) -> str:
         text = msg("{words}, then {more}", words=text, more=then)
         if _flip_offered(work, index):
             text = frame("{words}, {more}", words=text, more=_flip_words(build.flip, me))
+    if work.won is not None:
+        text = frame("{words}, {more}", words=text, more=_wins(work.won))
     return text
 
 
@@ -186,7 +189,15 @@ def _segments(work: Work, me: Side) -> list[Segment]:
         out.append(("build", _build_words(build.square, build.line, build.show_line)))
         if _flip_offered(work, index):
             out.append(("flip", _flip_words(build.flip, me)))
+    if work.won is not None:
+        out.append(("won", _wins(work.won)))
     return out
+
+
+@cache
+def _wins(won: str) -> Text:
+    """A winning turn's last words, as its post says them ("wins: all 4 Torii built")."""
+    return msg("wins: {reason}", reason=WON_WORDS[won])
 
 
 def _flip_offered(work: Work, index: int) -> bool:

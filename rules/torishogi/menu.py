@@ -16,7 +16,7 @@ from rules.words import Text, frame, msg, msg_n
 
 from .board import NAMES, SHOWN, SHOWN_FILES, file_of
 from .events import NOTES
-from .movegen import checking
+from .movegen import checking, mating
 from .moves import Move
 from .pieces import ALIASES, HAND_KINDS, LETTER, NAME, PROMOTES_TO, SHORT
 from .position import Position
@@ -46,6 +46,7 @@ _last: tuple[Position, Sequence[Move], tuple[Grouped, ...]] | None = None
 
 def _build_menu(pos: Position, legal: Sequence[Move]) -> tuple[Grouped, ...]:
     checks = checking(pos, (move.code for move in legal))
+    notes = dict.fromkeys(checks, "check") | dict.fromkeys(mating(pos, checks), "checkmate")
     by_origin: dict[int, list[Move]] = {}
     by_drop: dict[int, list[Move]] = {}
     for move in legal:
@@ -53,21 +54,22 @@ def _build_menu(pos: Position, legal: Sequence[Move]) -> tuple[Grouped, ...]:
             by_drop.setdefault(move.kind, []).append(move)
         else:
             by_origin.setdefault(move.origin, []).append(move)
-    groups = [_piece_group(origin, by_origin[origin], checks) for origin in sorted(by_origin)]
+    groups = [_piece_group(origin, by_origin[origin], notes) for origin in sorted(by_origin)]
     hand = pos.hands[pos.side]
     groups += [
-        _drop_group(kind, hand[kind], by_drop[kind], checks)
+        _drop_group(kind, hand[kind], by_drop[kind], notes)
         for kind in HAND_KINDS
         if kind in by_drop
     ]
     return tuple(groups)
 
 
-def _piece_group(origin: int, moves: list[Move], checks: set[int]) -> Grouped:
-    """``checks``: the (encoded) moves that check, which their labels say."""
+def _piece_group(origin: int, moves: list[Move], notes: dict[int, str]) -> Grouped:
+    """``notes``: "check" or "checkmate" of the (encoded) moves that check, which their
+    labels say."""
     kind = moves[0].kind
     labels = [
-        _move_label(move.target, move.captured, move.promotes, move.kind, move.code in checks)
+        _move_label(move.target, move.captured, move.promotes, move.kind, notes.get(move.code, ""))
         for move in moves
     ]
     key = NAMES[origin]
@@ -82,8 +84,8 @@ def _piece_group(origin: int, moves: list[Move], checks: set[int]) -> Grouped:
     )
 
 
-def _drop_group(kind: int, count: int, moves: list[Move], checks: set[int]) -> Grouped:
-    labels: list[str] = [_drop_label(move.target, move.code in checks) for move in moves]
+def _drop_group(kind: int, count: int, moves: list[Move], notes: dict[int, str]) -> Grouped:
+    labels: list[str] = [_drop_label(move.target, notes.get(move.code, "")) for move in moves]
     key = f"drop-{LETTER[kind]}"
     return Grouped(
         key=key,
@@ -161,19 +163,21 @@ _DROPS = msg("drops")
 
 
 @cache
-def _drop_label(target: int, check: bool) -> Text:
-    return _checked(msg("drop on {square}", square=SHOWN[target]), check)
+def _drop_label(target: int, note: str) -> Text:
+    return _checked(msg("drop on {square}", square=SHOWN[target]), note)
 
 
 @cache
-def _move_label(target: int, captured: int, promotes: bool, kind: int, check: bool) -> Text:
+def _move_label(target: int, captured: int, promotes: bool, kind: int, note: str) -> Text:
     """A move's words in its piece's group: where it goes, what it takes, what it becomes,
-    and whether it checks (as its staged line and its turn's post then say)."""
-    return _checked(_landing(target, captured, promotes, kind), check)
+    and whether it checks or mates (``note``, as its staged line and its turn's post then
+    say)."""
+    return _checked(_landing(target, captured, promotes, kind), note)
 
 
-def _checked(label: Text, check: bool) -> Text:
-    return frame("{said}, {note}", said=label, note=NOTES["check"]) if check else label
+def _checked(label: Text, note: str) -> Text:
+    """``label`` with ``note`` ("check", "checkmate"; "" for none), as an event says it."""
+    return frame("{said}, {note}", said=label, note=NOTES[note]) if note else label
 
 
 def _landing(target: int, captured: int, promotes: bool, kind: int) -> Text:

@@ -251,6 +251,13 @@ def _drops(
                 append(base | to)
 
 
+def mating(pos: Position, moves: Iterable[int]) -> set[int]:
+    """Those of ``moves`` (legal, encoded; the checking ones, for speed) after which the
+    opponent has no legal move (TS9), played out on a copy: threads may read ``pos``."""
+    scratch = pos.copy()
+    return {move for move in moves if _mates(scratch, move)}
+
+
 def _mates(pos: Position, move: int) -> bool:
     token = pos.make(move)
     mated = not legal_moves(pos)
