@@ -37,6 +37,11 @@ MAX_OPTIONS = 25  # a string select's options; its min_values and max_values too
 MAX_OPTION_TEXT = 100  # an option's label, value and description
 MAX_PLACEHOLDER = 150
 STRING_SELECT = 3
+TEXT_INPUT = 4
+MAX_MODAL_TITLE = 45
+MAX_INPUT_LABEL = 45
+MAX_INPUT_PLACEHOLDER = 100
+MAX_INPUT_TEXT = 4000  # a text input's value, min_length and max_length
 SELECTS = (STRING_SELECT, 5, 6, 7, 8)  # string, user, role, mentionable, channel
 FILE_FIELD = re.compile(r"files\[(\d+)\]")
 
@@ -185,6 +190,36 @@ def check_select(select: dict[str, Any], where: str) -> None:
         raise invalid_form(
             f"{at}.options", "BASE_TYPE_BAD_LENGTH", "More chosen by default than may be chosen."
         )
+
+
+def check_modal(modal: dict[str, Any]) -> None:
+    """A modal answer (9): a custom_id and a title, 1 to 5 action rows of one text input
+    each, every input within Discord's lengths."""
+    check_at_most(modal.get("custom_id"), MAX_CUSTOM_ID, "data.custom_id")
+    check_at_most(modal.get("title"), MAX_MODAL_TITLE, "data.title")
+    rows = modal.get("components") or []
+    if not 1 <= len(rows) <= MAX_ROWS:
+        raise invalid_form(
+            "data.components", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length."
+        )
+    for row in rows:
+        inputs = row.get("components") or []
+        if row.get("type") != 1 or len(inputs) != 1 or inputs[0].get("type") != TEXT_INPUT:
+            raise invalid_form(
+                "data.components", "COMPONENT_INVALID", "A modal's row holds one text input."
+            )
+        check_text_input(inputs[0])
+
+
+def check_text_input(text_input: dict[str, Any]) -> None:
+    at = "data.components"
+    check_at_most(text_input.get("custom_id"), MAX_CUSTOM_ID, at, "custom_id")
+    check_at_most(text_input.get("label"), MAX_INPUT_LABEL, at, "label")
+    check_at_most(text_input.get("placeholder"), MAX_INPUT_PLACEHOLDER, at, "placeholder")
+    check_at_most(text_input.get("value"), MAX_INPUT_TEXT, at, "value")
+    least, most = text_input.get("min_length", 0), text_input.get("max_length", MAX_INPUT_TEXT)
+    if not (0 <= least <= MAX_INPUT_TEXT and 1 <= most <= MAX_INPUT_TEXT and least <= most):
+        raise invalid_form(at, "BASE_TYPE_BAD_LENGTH", "min_length/max_length: out of range.")
 
 
 def check_button(button: dict[str, Any], where: str) -> None:

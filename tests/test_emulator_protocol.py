@@ -406,3 +406,46 @@ async def test_components_and_attachments_discord_refuses_are_refused(
         form.add_field(f"files[{n}]", b"x", filename=f"f{n}.txt")
     status, body = await call(http, "POST", f"/channels/{channel}/messages", data=form)
     assert (status, body.get("code")) == (400, 50035), body
+
+
+def _text_input(**fields: Any) -> dict[str, Any]:
+    return {"type": 4, "custom_id": "name", "style": 1, "label": "Name"} | fields
+
+
+async def test_a_modal_discord_refuses_is_refused(
+    emu: Emulator, http: aiohttp.ClientSession
+) -> None:
+    """A modal answer past Discord's limits (a title of 45, 1 to 5 rows of one text input
+    each, an input's label of 45, placeholder of 100, value and lengths of 4000, custom ids
+    of 100) is refused as Discord refuses it, so that a bot's modal fails its tests here.
+    Regression: any payload was taken as the modal."""
+    channel = emu.add_channel(emu.add_guild("g"), "general")
+    ann = emu.add_user("ann")
+    refused = {
+        "a long title": {"title": "t" * 46},
+        "no row": {"components": []},
+        "six rows": {"components": [_row(_text_input(custom_id=f"i{n}")) for n in range(6)]},
+        "two inputs a row": {"components": [_row(_text_input(), _text_input(custom_id="b"))]},
+        "a long custom_id": {"custom_id": "m" * 101},
+        "a long label": {"components": [_row(_text_input(label="l" * 46))]},
+        "a long placeholder": {"components": [_row(_text_input(placeholder="p" * 101))]},
+        "a long value": {"components": [_row(_text_input(value="v" * 4001))]},
+        "a max_length past 4000": {"components": [_row(_text_input(max_length=4001))]},
+        "a button in a modal": {"components": [_row(_button("b"))]},
+    }
+    fine = {"custom_id": "rename", "title": "t" * 45, "components": [_row(_text_input())]}
+    for why, change in refused.items():
+        r = await emu.slash(ann, channel, "tora", options=[])
+        status, body = await call(
+            http,
+            "POST",
+            f"/interactions/{r.id}/{r.token}/callback",
+            {"type": 9, "data": fine | change},
+        )
+        assert (status, body.get("code")) == (400, 50035) and body.get("errors"), why
+        assert r.modal is None, why
+    r = await emu.slash(ann, channel, "tora", options=[])
+    status, _ = await call(
+        http, "POST", f"/interactions/{r.id}/{r.token}/callback", {"type": 9, "data": fine}
+    )
+    assert status == 204 and r.modal == fine
