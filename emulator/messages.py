@@ -32,6 +32,17 @@ URL_SCHEMES = ("http://", "https://", "discord://")
 MAX_ROWS = 5
 MAX_IN_ROW = 5  # buttons in an action row (a select fills one alone)
 MAX_EMBEDS = 10
+MAX_EMBED_TEXT = 6000  # every title, description, field, footer and author of a message
+MAX_FIELDS = 25
+# the longest each text of an embed may be, by its path in the embed
+EMBED_TEXTS = {
+    ("title",): 256,
+    ("description",): 4096,
+    ("footer", "text"): 2048,
+    ("author", "name"): 256,
+}
+MAX_FIELD_NAME = 256
+MAX_FIELD_VALUE = 1024
 MAX_ATTACHMENTS = 10
 MAX_OPTIONS = 25  # a string select's options; its min_values and max_values too
 MAX_OPTION_TEXT = 100  # an option's label, value and description
@@ -98,10 +109,7 @@ def check(payload: dict[str, Any], uploads: dict[int, Upload], where: str = "") 
         raise invalid_form(
             f"{where}nonce", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."
         )
-    if len(payload.get("embeds") or []) > MAX_EMBEDS:
-        raise invalid_form(
-            f"{where}embeds", "BASE_TYPE_MAX_LENGTH", "Must be 10 or fewer in length."
-        )
+    check_embeds(payload.get("embeds") or [], where)
     check_components(payload.get("components") or [], payload.get("flags") or 0, where)
     if max(len(uploads), len(payload.get("attachments") or [])) > MAX_ATTACHMENTS:
         raise invalid_form(
@@ -109,6 +117,32 @@ def check(payload: dict[str, Any], uploads: dict[int, Upload], where: str = "") 
         )
     if sum(len(u.data) for u in uploads.values()) > MAX_UPLOAD:
         raise ApiError(413, TOO_LARGE, "Request entity too large")
+
+
+def check_embeds(embeds: list[dict[str, Any]], where: str) -> None:
+    """At most 10 embeds, each text within its length, 6000 characters in all."""
+    at = f"{where}embeds"
+    check_at_most(embeds, MAX_EMBEDS, at)
+    total = 0
+    for embed in embeds:
+        texts = [(keys, _text_at(embed, keys), most) for keys, most in EMBED_TEXTS.items()]
+        fields = embed.get("fields") or []
+        check_at_most(fields, MAX_FIELDS, f"{at}.fields")
+        for field in fields:
+            texts.append((("fields", "name"), field.get("name") or "", MAX_FIELD_NAME))
+            texts.append((("fields", "value"), field.get("value") or "", MAX_FIELD_VALUE))
+        for keys, text, most in texts:
+            check_at_most(text, most, ".".join((at, *keys)))
+            total += len(text)
+    if total > MAX_EMBED_TEXT:
+        raise invalid_form(at, "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000")
+
+
+def _text_at(embed: dict[str, Any], keys: tuple[str, ...]) -> str:
+    found: Any = embed
+    for key in keys:
+        found = found.get(key) if isinstance(found, dict) else None
+    return str(found or "")
 
 
 def check_components(components: list[dict[str, Any]], flags: int, where: str) -> None:

@@ -449,3 +449,33 @@ async def test_a_modal_discord_refuses_is_refused(
         http, "POST", f"/interactions/{r.id}/{r.token}/callback", {"type": 9, "data": fine}
     )
     assert status == 204 and r.modal == fine
+
+
+async def test_embeds_discord_refuses_are_refused(
+    emu: Emulator, http: aiohttp.ClientSession
+) -> None:
+    """An embed past Discord's limits (title 256, description 4096, 25 fields of a name of
+    256 and a value of 1024, footer 2048, author 256, 6000 characters in all the message's
+    embeds) is refused as Discord refuses it. Regression: only the number of embeds was."""
+    channel = emu.add_channel(emu.add_guild("g"), "general")
+    field = {"name": "n", "value": "v"}
+    refused = {
+        "a long title": [{"title": "t" * 257}],
+        "a long description": [{"description": "d" * 4097}],
+        "26 fields": [{"fields": [field] * 26}],
+        "a long field name": [{"fields": [{"name": "n" * 257, "value": "v"}]}],
+        "a long field value": [{"fields": [{"name": "n", "value": "v" * 1025}]}],
+        "a long footer": [{"footer": {"text": "f" * 2049}}],
+        "a long author": [{"author": {"name": "a" * 257}}],
+        "6001 characters in all": [{"description": "d" * 4000}, {"description": "d" * 2001}],
+    }
+    for why, embeds in refused.items():
+        status, body = await call(
+            http, "POST", f"/channels/{channel}/messages", {"content": "x", "embeds": embeds}
+        )
+        assert (status, body.get("code")) == (400, 50035) and body.get("errors"), why
+    fine = [{"title": "t" * 256, "description": "d" * 4096, "fields": [field] * 25}]
+    status, _ = await call(
+        http, "POST", f"/channels/{channel}/messages", {"content": "x", "embeds": fine}
+    )
+    assert status == 200
