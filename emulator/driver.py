@@ -118,6 +118,12 @@ class Emulator:
         """(method, path below the API base, status, monotonic time) of every REST call."""
         return self.api.log
 
+    @property
+    def malformed(self) -> list[str]:
+        """The requests Discord would refuse as written (400 50035, Invalid Form Body): a
+        post past its limits, a component it does not take... ("METHOD path: errors")."""
+        return self.api.malformed
+
     async def wait_ready(self, timeout: float = 10.0, sessions: int = 1) -> None:
         """The bot identified (or resumed) and was sent READY and its guilds: ``sessions``
         gateway sessions at once (one per shard, over every process of the bot)."""
