@@ -20,6 +20,7 @@ from aiohttp.streams import StreamReader
 from aiohttp.test_utils import make_mocked_request
 
 from emulator import Emulator
+from emulator.__main__ import parse_args
 from emulator.compression import zstd_available
 from emulator.messages import read_body
 
@@ -479,3 +480,14 @@ async def test_embeds_discord_refuses_are_refused(
         http, "POST", f"/channels/{channel}/messages", {"content": "x", "embeds": fine}
     )
     assert status == 200
+
+
+def test_standalone_admins_must_be_among_its_users(capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m emulator --users ann,bob --admins admin`` started with no admin at all (an
+    admin named outside --users was dropped without a word), so the admin commands could not
+    be tried. Now it is refused in one line naming who is not a user."""
+    with pytest.raises(SystemExit) as refused:
+        parse_args(["--users", "ann,bob", "--admins", "admin"])
+    assert refused.value.code == 2
+    assert "--admins names users of --users, not: admin" in capsys.readouterr().err
+    assert parse_args(["--users", "ann,admin", "--admins", "admin"]).admins == "admin"
