@@ -222,12 +222,23 @@ class Emulator:
     async def submit_modal(
         self, user: int, opened_by: Interaction, values: dict[str, str]
     ) -> Interaction:
-        """Submits the modal the bot answered ``opened_by`` with; ``values`` by custom_id."""
+        """Submits the modal the bot answered ``opened_by`` with; ``values`` by custom_id
+        (the inputs not given, empty), as the client would: refused (``ValueError``) with an
+        input the modal lacks, a required one empty, or a value outside its lengths."""
         if opened_by.modal is None:
             raise ValueError(f"interaction {opened_by.id} was not answered with a modal")
+        inputs = [row["components"][0] for row in opened_by.modal.get("components") or []]
+        unknown = set(values) - {text_input["custom_id"] for text_input in inputs}
+        if unknown:
+            raise ValueError(f"the modal has no input {', '.join(map(repr, sorted(unknown)))}")
+        for text_input in inputs:
+            check_typed(text_input, values.get(text_input["custom_id"], ""))
         rows = [
-            {"type": 1, "components": [{"type": 4, "custom_id": key, "value": value}]}
-            for key, value in values.items()
+            {
+                "type": 1,
+                "components": [{"type": 4, "custom_id": key, "value": values.get(key, "")}],
+            }
+            for key in (text_input["custom_id"] for text_input in inputs)
         ]
         data = {"custom_id": opened_by.modal["custom_id"], "components": rows}
         return self._send(MODAL_SUBMIT, user, opened_by.channel_id, data, opened_by.message_id)
@@ -456,6 +467,19 @@ def check_selection(menu: dict[str, Any], values: list[str]) -> None:
         raise ValueError(f"{values} not among the options {offered}")
     if not menu.get("min_values", 1) <= len(values) <= menu.get("max_values", 1):
         raise ValueError(f"{len(values)} values is not what select {menu['custom_id']!r} allows")
+
+
+def check_typed(text_input: dict[str, Any], value: str) -> None:
+    """What a modal's text input lets a user submit: something when it is required (as it
+    is by default), and a value within its lengths when there is one."""
+    name = text_input["custom_id"]
+    if not value:
+        if text_input.get("required", True):
+            raise ValueError(f"input {name!r} is required")
+        return
+    least, most = text_input.get("min_length", 0), text_input.get("max_length", 4000)
+    if not least <= len(value) <= most:
+        raise ValueError(f"input {name!r} takes {least} to {most} characters")
 
 
 def _first(found: list[Msg], predicate: Predicate | None) -> Msg | None:

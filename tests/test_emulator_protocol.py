@@ -491,3 +491,36 @@ def test_standalone_admins_must_be_among_its_users(capsys: pytest.CaptureFixture
     assert refused.value.code == 2
     assert "--admins names users of --users, not: admin" in capsys.readouterr().err
     assert parse_args(["--users", "ann,admin", "--admins", "admin"]).admins == "admin"
+
+
+async def test_driver_submits_only_what_the_modal_takes(
+    emu: Emulator, http: aiohttp.ClientSession
+) -> None:
+    """The Discord client submits a modal only with its own inputs, every required one
+    filled and each within its lengths. Regression: ``submit_modal`` sent anything, so a
+    bot's handler was tested with submissions no user can make."""
+    channel = emu.add_channel(emu.add_guild("g"), "general")
+    ann = emu.add_user("ann")
+    opened = await emu.slash(ann, channel, "tora", options=[])
+    inputs = [
+        _row(_text_input(min_length=2, max_length=10)),
+        _row(_text_input(custom_id="note", label="Note", required=False)),
+    ]
+    modal = {"custom_id": "rename", "title": "Rename", "components": inputs}
+    answer = f"/interactions/{opened.id}/{opened.token}/callback"
+    status, _ = await call(http, "POST", answer, {"type": 9, "data": modal})
+    assert status == 204
+    refused = [  # an input it lacks; a required one left out, or empty; too short, too long
+        ({"name": "ok", "other": "x"}, "no input 'other'"),
+        ({"note": "x"}, "'name' is required"),
+        ({"name": ""}, "'name' is required"),
+        ({"name": "x"}, "2 to 10 characters"),
+        ({"name": "x" * 11}, "2 to 10 characters"),
+    ]
+    for values, said in refused:
+        with pytest.raises(ValueError, match=said):
+            await emu.submit_modal(ann, opened, values)
+    submitted = await emu.submit_modal(ann, opened, {"name": "final"})
+    rows = submitted.payload["data"]["components"]
+    sent = {row["components"][0]["custom_id"]: row["components"][0]["value"] for row in rows}
+    assert sent == {"name": "final", "note": ""}  # every input, as the client sends them
