@@ -337,7 +337,7 @@ def apply(
         pick("components", msg.components),
     )
     files = new_files(body, new_id, msg.files if editing else [])
-    if not (content or embeds or files or components):
+    if not (content.strip() or embeds or files or components):  # Discord trims the content
         raise ApiError(400, EMPTY_MESSAGE, "Cannot send an empty message")
     msg.content, msg.embeds, msg.components, msg.files = content, embeds, components, files
     if not editing:  # Discord notifies on a new message only

@@ -524,3 +524,19 @@ async def test_driver_submits_only_what_the_modal_takes(
     rows = submitted.payload["data"]["components"]
     sent = {row["components"][0]["custom_id"]: row["components"][0]["value"] for row in rows}
     assert sent == {"name": "final", "note": ""}  # every input, as the client sends them
+
+
+async def test_a_message_of_blanks_alone_is_refused_as_empty(
+    emu: Emulator, http: aiohttp.ClientSession
+) -> None:
+    """Discord trims a message's content: spaces and newlines alone, with nothing else, are
+    "Cannot send an empty message" (400 50006). Regression: the emulator posted them."""
+    channel = emu.add_channel(emu.add_guild("g"), "general")
+    for blank in (" ", "\n\n", " \t "):
+        status, body = await call(http, "POST", f"/channels/{channel}/messages", {"content": blank})
+        assert (status, body["code"]) == (400, 50006), repr(blank)
+    row = _row(_button("b"))
+    status, _ = await call(
+        http, "POST", f"/channels/{channel}/messages", {"content": " ", "components": [row]}
+    )
+    assert status == 200  # a button is something to show
