@@ -19,6 +19,7 @@ from .discordpy import point_discord_at
 from .faults import RateLimits, Stall
 from .gateway import Gateway
 from .interactions import AUTOCOMPLETE, COMMAND, COMPONENT, MODAL_SUBMIT, Interaction
+from .messages import LABEL, TEXT_INPUT
 from .models import Channel, ChannelType, Msg, User, walk_components
 from .rest import Api, RequestRecord
 from .world import World
@@ -223,23 +224,21 @@ class Emulator:
         self, user: int, opened_by: Interaction, values: dict[str, str]
     ) -> Interaction:
         """Submits the modal the bot answered ``opened_by`` with; ``values`` by custom_id
-        (the inputs not given, empty), as the client would: refused (``ValueError``) with an
-        input the modal lacks, a required one empty, or a value outside its lengths."""
+        (the text inputs not given, empty), as the client would: refused (``ValueError``)
+        with an input the modal lacks, a required one empty, or a value outside its
+        lengths. Its text inputs only, in rows or labels as the modal holds them."""
         if opened_by.modal is None:
             raise ValueError(f"interaction {opened_by.id} was not answered with a modal")
-        inputs = [row["components"][0] for row in opened_by.modal.get("components") or []]
-        unknown = set(values) - {text_input["custom_id"] for text_input in inputs}
+        inputs = modal_inputs(opened_by.modal)
+        unknown = set(values) - {text_input["custom_id"] for _, text_input in inputs}
         if unknown:
             raise ValueError(f"the modal has no input {', '.join(map(repr, sorted(unknown)))}")
-        for text_input in inputs:
-            check_typed(text_input, values.get(text_input["custom_id"], ""))
-        rows = [
-            {
-                "type": 1,
-                "components": [{"type": 4, "custom_id": key, "value": values.get(key, "")}],
-            }
-            for key in (text_input["custom_id"] for text_input in inputs)
-        ]
+        rows = []
+        for kind, text_input in inputs:
+            key = text_input["custom_id"]
+            check_typed(text_input, values.get(key, ""))
+            typed = {"type": 4, "custom_id": key, "value": values.get(key, "")}
+            rows.append(holding(kind, typed))
         data = {"custom_id": opened_by.modal["custom_id"], "components": rows}
         return self._send(MODAL_SUBMIT, user, opened_by.channel_id, data, opened_by.message_id)
 
@@ -467,6 +466,23 @@ def check_selection(menu: dict[str, Any], values: list[str]) -> None:
         raise ValueError(f"{values} not among the options {offered}")
     if not menu.get("min_values", 1) <= len(values) <= menu.get("max_values", 1):
         raise ValueError(f"{len(values)} values is not what select {menu['custom_id']!r} allows")
+
+
+def modal_inputs(modal: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+    """A modal's text inputs, each with the kind of component holding it (a row, a label)."""
+    found = []
+    for part in modal.get("components") or []:
+        kind = part.get("type")
+        inner = [part.get("component") or {}] if kind == LABEL else part.get("components") or []
+        found += [(kind, c) for c in inner if c.get("type") == TEXT_INPUT]
+    return found
+
+
+def holding(kind: int, typed: dict[str, Any]) -> dict[str, Any]:
+    """A submitted text input in what held it in the modal: a label, or an action row."""
+    if kind == LABEL:
+        return {"type": kind, "component": typed}
+    return {"type": kind, "components": [typed]}
 
 
 def check_typed(text_input: dict[str, Any], value: str) -> None:

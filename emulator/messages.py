@@ -49,6 +49,8 @@ MAX_OPTION_TEXT = 100  # an option's label, value and description
 MAX_PLACEHOLDER = 150
 STRING_SELECT = 3
 TEXT_INPUT = 4
+TEXT_DISPLAY = 10
+LABEL = 18  # a modal's label around one input (discord.py's ui.Label)
 MAX_MODAL_TITLE = 45
 MAX_INPUT_LABEL = 45
 MAX_INPUT_PLACEHOLDER = 100
@@ -227,22 +229,42 @@ def check_select(select: dict[str, Any], where: str) -> None:
 
 
 def check_modal(modal: dict[str, Any]) -> None:
-    """A modal answer (9): a custom_id and a title, 1 to 5 action rows of one text input
-    each, every input within Discord's lengths."""
+    """A modal answer (9): a custom_id and a title, then 1 to 5 components: action rows of
+    one text input each, or labels (around a text input or a select) and text displays,
+    every one within Discord's lengths."""
     check_at_most(modal.get("custom_id"), MAX_CUSTOM_ID, "data.custom_id")
     check_at_most(modal.get("title"), MAX_MODAL_TITLE, "data.title")
-    rows = modal.get("components") or []
-    if not 1 <= len(rows) <= MAX_ROWS:
+    parts = modal.get("components") or []
+    if not 1 <= len(parts) <= MAX_ROWS:
         raise invalid_form(
             "data.components", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length."
         )
-    for row in rows:
-        inputs = row.get("components") or []
-        if row.get("type") != 1 or len(inputs) != 1 or inputs[0].get("type") != TEXT_INPUT:
+    for part in parts:
+        kind, inner = part.get("type"), part.get("components") or []
+        if kind == LABEL:
+            check_label(part)
+        elif kind == 1 and len(inner) == 1 and inner[0].get("type") == TEXT_INPUT:
+            check_text_input(inner[0])
+        elif kind != TEXT_DISPLAY:
             raise invalid_form(
-                "data.components", "COMPONENT_INVALID", "A modal's row holds one text input."
+                "data.components",
+                "COMPONENT_INVALID",
+                "A modal holds labels, text displays, or rows of one text input.",
             )
-        check_text_input(inputs[0])
+
+
+def check_label(label: dict[str, Any]) -> None:
+    """A modal's label: its text, a description, and the text input or select it names."""
+    at = "data.components"
+    check_at_most(label.get("label"), MAX_INPUT_LABEL, at, "label")
+    check_at_most(label.get("description"), MAX_OPTION_TEXT, at, "description")
+    named = label.get("component") or {}
+    if named.get("type") == TEXT_INPUT:
+        check_text_input(named)
+    elif named.get("type") in SELECTS:
+        check_select(named, "data.")
+    else:
+        raise invalid_form(at, "COMPONENT_INVALID", "A label names a text input or a select.")
 
 
 def check_text_input(text_input: dict[str, Any]) -> None:

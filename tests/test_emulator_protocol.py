@@ -540,3 +540,33 @@ async def test_a_message_of_blanks_alone_is_refused_as_empty(
         http, "POST", f"/channels/{channel}/messages", {"content": " ", "components": [row]}
     )
     assert status == 200  # a button is something to show
+
+
+async def test_a_modal_of_labels_is_taken_as_discord_takes_it(
+    emu: Emulator, http: aiohttp.ClientSession
+) -> None:
+    """Discord's newer modals hold labels (type 18: a label of 45, a description of 100,
+    around a text input or a select) and text displays (10), as discord.py's ``ui.Label``
+    sends them. Regression: only action rows of a text input were taken."""
+    channel = emu.add_channel(emu.add_guild("g"), "general")
+    ann = emu.add_user("ann")
+    named = {"type": 4, "custom_id": "name", "style": 1, "max_length": 10}
+    label = {"type": 18, "label": "Name", "description": "d" * 100, "component": named}
+    chooser = {"type": 18, "label": "Side", "component": _select()}
+    shown = {"type": 10, "content": "Rename the match"}
+    modal = {"custom_id": "rename", "title": "Rename", "components": [shown, label, chooser]}
+    opened = await emu.slash(ann, channel, "tora", options=[])
+    answer = f"/interactions/{opened.id}/{opened.token}/callback"
+    status, _ = await call(http, "POST", answer, {"type": 9, "data": modal})
+    assert status == 204
+    for wrong in ({"label": "l" * 46}, {"description": "d" * 101}, {"component": _button("b")}):
+        refused = await emu.slash(ann, channel, "tora", options=[])
+        bad = {"type": 9, "data": modal | {"components": [label | wrong]}}
+        answer = f"/interactions/{refused.id}/{refused.token}/callback"
+        status, body = await call(http, "POST", answer, bad)
+        assert (status, body.get("code")) == (400, 50035), wrong
+    with pytest.raises(ValueError, match="takes 0 to 10 characters"):
+        await emu.submit_modal(ann, opened, {"name": "x" * 11})
+    submitted = await emu.submit_modal(ann, opened, {"name": "final"})
+    [sent] = submitted.payload["data"]["components"]
+    assert sent == {"type": 18, "component": {"type": 4, "custom_id": "name", "value": "final"}}
