@@ -68,10 +68,18 @@ async def serve(config: Config) -> int:
     except CannotListen as exc:  # its message says which setting to change
         log.error(str(exc))
         return 1
+    except DiscordUnreachable as exc:
+        return unreachable(config, exc)
     except Exception:
         log.exception("the bot stopped on an error")
         return 1
     return 0
+
+
+def unreachable(config: Config, exc: DiscordUnreachable) -> int:
+    """One line naming where the bot looked for Discord (TORA_DISCORD_API), and why not."""
+    log.error(f"cannot reach Discord at {config.api_base}: {exc}")
+    return 1
 
 
 def server_id(text: str) -> int:
@@ -123,8 +131,7 @@ def main(argv: list[str] | None = None) -> int:
             log.error(str(exc))
             return 1
         except DiscordUnreachable as exc:
-            log.error(f"cannot reach Discord at {config.api_base}: {exc}")
-            return 1
+            return unreachable(config, exc)
         log.info(f"synced {synced} command(s) {where}")
         return 0
     return asyncio.run(serve(config))

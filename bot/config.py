@@ -27,7 +27,8 @@ To get one:
   3. Under "OAuth2 > URL Generator", tick "bot" and "applications.commands", then the
      permissions "Send Messages", "Send Messages in Threads", "Create Public Threads",
      "Manage Threads" (to delete a thread it opened for a challenge that then failed),
-     "Attach Files"; open the URL to invite the bot to your server.
+     "Attach Files", "Read Message History" (to turn off its posts' buttons once they stop
+     applying); open the URL to invite the bot to your server.
   4. DISCORD_TOKEN=... make run   (once: DISCORD_TOKEN=... .venv/bin/python -m bot sync)
 
 To try the bot without a token, run `make demo`: it plays a match against a local Discord

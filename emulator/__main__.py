@@ -25,7 +25,16 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--users", default="ann,bob", help="comma-separated names")
     parser.add_argument("--admins", default="", help="which of the users are admins")
     parser.add_argument("--heartbeat", type=float, default=41.25, help="seconds")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    strangers = sorted(set(_names(args.admins)) - set(_names(args.users)))
+    if strangers:  # else it would start with no admin, the name dropped without a word
+        parser.error(f"--admins names users of --users, not: {', '.join(strangers)}")
+    return args
+
+
+def _names(listed: str) -> list[str]:
+    """A comma-separated list of names, the empty ones left out."""
+    return [name for name in listed.split(",") if name]
 
 
 def describe(emu: Emulator, guild: int, channels: dict[str, int], users: dict[str, int]) -> str:
@@ -72,11 +81,9 @@ async def serve(args: argparse.Namespace) -> None:
     emu = Emulator(heartbeat_interval=args.heartbeat)
     await emu.start(args.host, args.port)
     guild = emu.add_guild(args.guild)
-    channels = {name: emu.add_channel(guild, name) for name in args.channels.split(",") if name}
-    admins = set(args.admins.split(","))
-    users = {
-        name: emu.add_user(name, admin=name in admins) for name in args.users.split(",") if name
-    }
+    channels = {name: emu.add_channel(guild, name) for name in _names(args.channels)}
+    admins = set(_names(args.admins))
+    users = {name: emu.add_user(name, admin=name in admins) for name in _names(args.users)}
     print(describe(emu, guild, channels, users), flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -81,8 +81,11 @@ async def history(request: web.Request) -> web.Response:
 
 
 async def get_message(request: web.Request) -> web.Response:
+    """The bot needs View Channel and Read Message History to read a message."""
     world = api_of(request).world
-    msg = world.message(_channel(request).id, snowflake(request, "message_id"))
+    channel = _channel(request)
+    _allowed(world, channel, Perm.READ_MESSAGE_HISTORY)
+    msg = world.message(channel.id, snowflake(request, "message_id"))
     return json_response(world.message_payload(msg))
 
 

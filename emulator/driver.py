@@ -19,6 +19,7 @@ from .discordpy import point_discord_at
 from .faults import RateLimits, Stall
 from .gateway import Gateway
 from .interactions import AUTOCOMPLETE, COMMAND, COMPONENT, MODAL_SUBMIT, Interaction
+from .messages import LABEL, TEXT_INPUT
 from .models import Channel, ChannelType, Msg, User, walk_components
 from .rest import Api, RequestRecord
 from .world import World
@@ -118,6 +119,12 @@ class Emulator:
         """(method, path below the API base, status, monotonic time) of every REST call."""
         return self.api.log
 
+    @property
+    def malformed(self) -> list[str]:
+        """The requests Discord would refuse as written (400 50035, Invalid Form Body): a
+        post past its limits, a component it does not take... ("METHOD path: errors")."""
+        return self.api.malformed
+
     async def wait_ready(self, timeout: float = 10.0, sessions: int = 1) -> None:
         """The bot identified (or resumed) and was sent READY and its guilds: ``sessions``
         gateway sessions at once (one per shard, over every process of the bot)."""
@@ -216,13 +223,22 @@ class Emulator:
     async def submit_modal(
         self, user: int, opened_by: Interaction, values: dict[str, str]
     ) -> Interaction:
-        """Submits the modal the bot answered ``opened_by`` with; ``values`` by custom_id."""
+        """Submits the modal the bot answered ``opened_by`` with; ``values`` by custom_id
+        (the text inputs not given, empty), as the client would: refused (``ValueError``)
+        with an input the modal lacks, a required one empty, or a value outside its
+        lengths. Its text inputs only, in rows or labels as the modal holds them."""
         if opened_by.modal is None:
             raise ValueError(f"interaction {opened_by.id} was not answered with a modal")
-        rows = [
-            {"type": 1, "components": [{"type": 4, "custom_id": key, "value": value}]}
-            for key, value in values.items()
-        ]
+        inputs = modal_inputs(opened_by.modal)
+        unknown = set(values) - {text_input["custom_id"] for _, text_input in inputs}
+        if unknown:
+            raise ValueError(f"the modal has no input {', '.join(map(repr, sorted(unknown)))}")
+        rows = []
+        for kind, text_input in inputs:
+            key = text_input["custom_id"]
+            check_typed(text_input, values.get(key, ""))
+            typed = {"type": 4, "custom_id": key, "value": values.get(key, "")}
+            rows.append(holding(kind, typed))
         data = {"custom_id": opened_by.modal["custom_id"], "components": rows}
         return self._send(MODAL_SUBMIT, user, opened_by.channel_id, data, opened_by.message_id)
 
@@ -450,6 +466,36 @@ def check_selection(menu: dict[str, Any], values: list[str]) -> None:
         raise ValueError(f"{values} not among the options {offered}")
     if not menu.get("min_values", 1) <= len(values) <= menu.get("max_values", 1):
         raise ValueError(f"{len(values)} values is not what select {menu['custom_id']!r} allows")
+
+
+def modal_inputs(modal: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+    """A modal's text inputs, each with the kind of component holding it (a row, a label)."""
+    found = []
+    for part in modal.get("components") or []:
+        kind = part.get("type")
+        inner = [part.get("component") or {}] if kind == LABEL else part.get("components") or []
+        found += [(kind, c) for c in inner if c.get("type") == TEXT_INPUT]
+    return found
+
+
+def holding(kind: int, typed: dict[str, Any]) -> dict[str, Any]:
+    """A submitted text input in what held it in the modal: a label, or an action row."""
+    if kind == LABEL:
+        return {"type": kind, "component": typed}
+    return {"type": kind, "components": [typed]}
+
+
+def check_typed(text_input: dict[str, Any], value: str) -> None:
+    """What a modal's text input lets a user submit: something when it is required (as it
+    is by default), and a value within its lengths when there is one."""
+    name = text_input["custom_id"]
+    if not value:
+        if text_input.get("required", True):
+            raise ValueError(f"input {name!r} is required")
+        return
+    least, most = text_input.get("min_length", 0), text_input.get("max_length", 4000)
+    if not least <= len(value) <= most:
+        raise ValueError(f"input {name!r} takes {least} to {most} characters")
 
 
 def _first(found: list[Msg], predicate: Predicate | None) -> Msg | None:

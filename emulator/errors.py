@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sized
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,10 +57,10 @@ def invalid_form(path: str, error_code: str, message: str) -> ApiError:
     return ApiError(400, INVALID_FORM_BODY, "Invalid Form Body", tree)
 
 
-def check_at_most(text: str | None, most: int, path: str, field: str = "") -> None:
-    """Discord's refusal of a text longer than ``most`` at ``path`` (a ``field`` named in
-    the message, as Discord names a component's)."""
-    if len(text or "") > most:
+def check_at_most(text: Sized | None, most: int, path: str, field: str = "") -> None:
+    """Discord's refusal of a text (or a list) longer than ``most`` at ``path`` (a
+    ``field`` named in the message, as Discord names a component's)."""
+    if text is not None and len(text) > most:
         named = f"{field}: " if field else ""
         message = f"{named}Must be {most} or fewer in length."
         raise invalid_form(path, "BASE_TYPE_MAX_LENGTH", message)

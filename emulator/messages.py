@@ -32,11 +32,29 @@ URL_SCHEMES = ("http://", "https://", "discord://")
 MAX_ROWS = 5
 MAX_IN_ROW = 5  # buttons in an action row (a select fills one alone)
 MAX_EMBEDS = 10
+MAX_EMBED_TEXT = 6000  # every title, description, field, footer and author of a message
+MAX_FIELDS = 25
+# the longest each text of an embed may be, by its path in the embed
+EMBED_TEXTS = {
+    ("title",): 256,
+    ("description",): 4096,
+    ("footer", "text"): 2048,
+    ("author", "name"): 256,
+}
+MAX_FIELD_NAME = 256
+MAX_FIELD_VALUE = 1024
 MAX_ATTACHMENTS = 10
 MAX_OPTIONS = 25  # a string select's options; its min_values and max_values too
 MAX_OPTION_TEXT = 100  # an option's label, value and description
 MAX_PLACEHOLDER = 150
 STRING_SELECT = 3
+TEXT_INPUT = 4
+TEXT_DISPLAY = 10
+LABEL = 18  # a modal's label around one input (discord.py's ui.Label)
+MAX_MODAL_TITLE = 45
+MAX_INPUT_LABEL = 45
+MAX_INPUT_PLACEHOLDER = 100
+MAX_INPUT_TEXT = 4000  # a text input's value, min_length and max_length
 SELECTS = (STRING_SELECT, 5, 6, 7, 8)  # string, user, role, mentionable, channel
 FILE_FIELD = re.compile(r"files\[(\d+)\]")
 
@@ -93,10 +111,7 @@ def check(payload: dict[str, Any], uploads: dict[int, Upload], where: str = "") 
         raise invalid_form(
             f"{where}nonce", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."
         )
-    if len(payload.get("embeds") or []) > MAX_EMBEDS:
-        raise invalid_form(
-            f"{where}embeds", "BASE_TYPE_MAX_LENGTH", "Must be 10 or fewer in length."
-        )
+    check_embeds(payload.get("embeds") or [], where)
     check_components(payload.get("components") or [], payload.get("flags") or 0, where)
     if max(len(uploads), len(payload.get("attachments") or [])) > MAX_ATTACHMENTS:
         raise invalid_form(
@@ -104,6 +119,32 @@ def check(payload: dict[str, Any], uploads: dict[int, Upload], where: str = "") 
         )
     if sum(len(u.data) for u in uploads.values()) > MAX_UPLOAD:
         raise ApiError(413, TOO_LARGE, "Request entity too large")
+
+
+def check_embeds(embeds: list[dict[str, Any]], where: str) -> None:
+    """At most 10 embeds, each text within its length, 6000 characters in all."""
+    at = f"{where}embeds"
+    check_at_most(embeds, MAX_EMBEDS, at)
+    total = 0
+    for embed in embeds:
+        texts = [(keys, _text_at(embed, keys), most) for keys, most in EMBED_TEXTS.items()]
+        fields = embed.get("fields") or []
+        check_at_most(fields, MAX_FIELDS, f"{at}.fields")
+        for field in fields:
+            texts.append((("fields", "name"), field.get("name") or "", MAX_FIELD_NAME))
+            texts.append((("fields", "value"), field.get("value") or "", MAX_FIELD_VALUE))
+        for keys, text, most in texts:
+            check_at_most(text, most, ".".join((at, *keys)))
+            total += len(text)
+    if total > MAX_EMBED_TEXT:
+        raise invalid_form(at, "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000")
+
+
+def _text_at(embed: dict[str, Any], keys: tuple[str, ...]) -> str:
+    found: Any = embed
+    for key in keys:
+        found = found.get(key) if isinstance(found, dict) else None
+    return str(found or "")
 
 
 def check_components(components: list[dict[str, Any]], flags: int, where: str) -> None:
@@ -187,6 +228,56 @@ def check_select(select: dict[str, Any], where: str) -> None:
         )
 
 
+def check_modal(modal: dict[str, Any]) -> None:
+    """A modal answer (9): a custom_id and a title, then 1 to 5 components: action rows of
+    one text input each, or labels (around a text input or a select) and text displays,
+    every one within Discord's lengths."""
+    check_at_most(modal.get("custom_id"), MAX_CUSTOM_ID, "data.custom_id")
+    check_at_most(modal.get("title"), MAX_MODAL_TITLE, "data.title")
+    parts = modal.get("components") or []
+    if not 1 <= len(parts) <= MAX_ROWS:
+        raise invalid_form(
+            "data.components", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length."
+        )
+    for part in parts:
+        kind, inner = part.get("type"), part.get("components") or []
+        if kind == LABEL:
+            check_label(part)
+        elif kind == 1 and len(inner) == 1 and inner[0].get("type") == TEXT_INPUT:
+            check_text_input(inner[0])
+        elif kind != TEXT_DISPLAY:
+            raise invalid_form(
+                "data.components",
+                "COMPONENT_INVALID",
+                "A modal holds labels, text displays, or rows of one text input.",
+            )
+
+
+def check_label(label: dict[str, Any]) -> None:
+    """A modal's label: its text, a description, and the text input or select it names."""
+    at = "data.components"
+    check_at_most(label.get("label"), MAX_INPUT_LABEL, at, "label")
+    check_at_most(label.get("description"), MAX_OPTION_TEXT, at, "description")
+    named = label.get("component") or {}
+    if named.get("type") == TEXT_INPUT:
+        check_text_input(named)
+    elif named.get("type") in SELECTS:
+        check_select(named, "data.")
+    else:
+        raise invalid_form(at, "COMPONENT_INVALID", "A label names a text input or a select.")
+
+
+def check_text_input(text_input: dict[str, Any]) -> None:
+    at = "data.components"
+    check_at_most(text_input.get("custom_id"), MAX_CUSTOM_ID, at, "custom_id")
+    check_at_most(text_input.get("label"), MAX_INPUT_LABEL, at, "label")
+    check_at_most(text_input.get("placeholder"), MAX_INPUT_PLACEHOLDER, at, "placeholder")
+    check_at_most(text_input.get("value"), MAX_INPUT_TEXT, at, "value")
+    least, most = text_input.get("min_length", 0), text_input.get("max_length", MAX_INPUT_TEXT)
+    if not (0 <= least <= MAX_INPUT_TEXT and 1 <= most <= MAX_INPUT_TEXT and least <= most):
+        raise invalid_form(at, "BASE_TYPE_BAD_LENGTH", "min_length/max_length: out of range.")
+
+
 def check_button(button: dict[str, Any], where: str) -> None:
     """A link button (style 5) has a url and no custom_id; every other one the reverse."""
     url = button.get("url")
@@ -268,7 +359,7 @@ def apply(
         pick("components", msg.components),
     )
     files = new_files(body, new_id, msg.files if editing else [])
-    if not (content or embeds or files or components):
+    if not (content.strip() or embeds or files or components):  # Discord trims the content
         raise ApiError(400, EMPTY_MESSAGE, "Cannot send an empty message")
     msg.content, msg.embeds, msg.components, msg.files = content, embeds, components, files
     if not editing:  # Discord notifies on a new message only

@@ -22,7 +22,7 @@ from .errors import (
     not_found,
 )
 from .interactions import AUTOCOMPLETE, COMMAND, COMPONENT, MODAL_SUBMIT, Interaction
-from .messages import Body, read_body
+from .messages import Body, check_modal, read_body
 from .models import EPHEMERAL, LOADING, Msg
 from .rest import Api, Handler, api_of, no_content, snowflake
 from .world import World
@@ -104,6 +104,7 @@ def _respond(world: World, record: Interaction, kind: int, body: Body) -> None:
             check_choice(choice, f"data.choices.{index}")
         record.choices = choices
     elif kind == MODAL:
+        check_modal(body.payload)
         record.modal = body.payload
     record.settled = kind not in (DEFERRED_MESSAGE, DEFERRED_UPDATE)
 

@@ -209,11 +209,21 @@ async def run(out: Path, serve: bool = False, port: int = 0) -> tuple[Path, list
             written = transcript.write()
             where = await addresses(stage, finished, await rematch(stage))
             if serve:
-                print(f"The transcript is in {written} (open it in a Markdown viewer).")
-                print("\n".join(where))
-                print("Serving until Ctrl-C.", flush=True)
+                print("\n".join(closing_lines(written, where, serving=True)), flush=True)
                 await asyncio.Event().wait()
             return written, where
+
+
+def closing_lines(written: Path, where: list[str], *, serving: bool) -> list[str]:
+    """What the demo says at its end: the transcript, the pages' addresses, and whether they
+    are still served (without ``--serve`` the bot and its board have stopped by then)."""
+    after = (
+        "Serving until Ctrl-C."
+        if serving
+        else "They were served while the demo ran: `python -m harness.demo --serve` "
+        "(what `make demo` runs) keeps them up until Ctrl-C."
+    )
+    return [f"The transcript is in {written} (open it in a Markdown viewer).", *where, after]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -235,8 +245,7 @@ def main(argv: list[str] | None = None) -> int:
         written, where = asyncio.run(run(args.out, args.serve, port))
     except KeyboardInterrupt:
         return 0
-    print(f"The transcript is in {written} (open it in a Markdown viewer).")
-    print("\n".join(where))
+    print("\n".join(closing_lines(written, where, serving=False)))
     return 0
 
 

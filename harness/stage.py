@@ -94,8 +94,16 @@ class Stage:
         await self.start()
         return self
 
-    async def __aexit__(self, *exc: object) -> None:
+    async def __aexit__(self, kind: type[BaseException] | None, *exc: object) -> None:
         await self.stop()
+        if kind is None:  # a test that failed already says why
+            self.check_well_formed()
+
+    def check_well_formed(self) -> None:
+        """Fails if the bot sent Discord anything it refuses as written: the delivery drops
+        a post Discord refuses for good, which a test that never looks at it would miss."""
+        refused = self.emu.malformed
+        assert not refused, "Discord refuses what the bot sent:\n" + "\n".join(refused)
 
     @property
     def channel(self) -> int:

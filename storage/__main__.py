@@ -32,15 +32,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m storage",
         description="Maintain the tora-bot database (by default $TORA_DB or ./data/tora.sqlite3).",
+        parents=[_database_options(None)],
     )
-    parser.add_argument(
-        "--db", help="the database: a SQLite file or a postgresql:// URL (overrides TORA_DB)"
-    )
-    parser.add_argument("--schema", help="its PostgreSQL schema (overrides TORA_DB_SCHEMA)")
     commands = parser.add_subparsers(dest="command", required=True)
-    saving = commands.add_parser("backup", help="copy the database with the online backup API")
+    # `check --db FILE` as well as `--db FILE check` (the README says they take --db);
+    # SUPPRESS: unset after the command, the value given before it stands
+    named = [_database_options(argparse.SUPPRESS)]
+    saving = commands.add_parser(
+        "backup", help="copy the database with the online backup API", parents=named
+    )
     saving.add_argument("path", type=Path, help="where to write the copy (must not exist)")
-    commands.add_parser("check", help="integrity check, then replay every match")
+    commands.add_parser("check", help="integrity check, then replay every match", parents=named)
     copying = commands.add_parser(
         "copy",
         help="copy a whole database into an empty one (SQLite or PostgreSQL, either way)",
@@ -66,6 +68,20 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "backup":
         return backup(config, args.path)
     return asyncio.run(check(config))
+
+
+def _database_options(default: str | None) -> argparse.ArgumentParser:
+    """``--db`` and ``--schema``, for the top level and for the commands that take them."""
+    options = argparse.ArgumentParser(add_help=False)
+    options.add_argument(
+        "--db",
+        default=default,
+        help="the database: a SQLite file or a postgresql:// URL (overrides TORA_DB)",
+    )
+    options.add_argument(
+        "--schema", default=default, help="its PostgreSQL schema (overrides TORA_DB_SCHEMA)"
+    )
+    return options
 
 
 def _config(where: str, schema: str | None) -> Config:

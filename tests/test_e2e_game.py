@@ -415,3 +415,16 @@ async def test_aborting_a_challenge_is_refused_at_once_without_a_confirmation(
             answer = await stage.slash(who, "match abort")
             assert "Nothing to abort yet" in answer.text, (who, answer.text)
             assert not any(m.buttons() for m in answer.messages), (who, answer.text)
+
+
+def test_the_demo_without_serve_says_its_pages_are_gone_and_how_to_keep_them() -> None:
+    """``python -m harness.demo`` (no ``--serve``) printed "The web board is at ..." and the
+    pages' addresses after the bot and its board had stopped: each address refused to
+    connect. Now it says they were served while it ran, and that ``--serve`` keeps them."""
+    where = ["The web board is at http://127.0.0.1:8080:", "- a page: http://127.0.0.1:8080/m/1"]
+    ended = demo.closing_lines(Path("demo-out/transcript.md"), where, serving=False)
+    assert ended[0] == "The transcript is in demo-out/transcript.md (open it in a Markdown viewer)."
+    assert ended[1:3] == where
+    assert "--serve" in ended[-1] and "make demo" in ended[-1]
+    served = demo.closing_lines(Path("demo-out/transcript.md"), where, serving=True)
+    assert served[-1] == "Serving until Ctrl-C."

@@ -342,6 +342,25 @@ async def test_sync_cut_off_from_discord_says_so_without_a_traceback(tmp_path) -
     assert "cannot reach Discord" in output and "127.0.0.1:9" in output
 
 
+async def test_the_bot_cut_off_from_discord_at_start_says_so_without_a_traceback(
+    tmp_path,
+) -> None:
+    """``python -m bot`` with Discord unreachable (no network, a mistyped TORA_DISCORD_API):
+    "the bot stopped on an error" with aiohttp's ``ClientConnectorError`` traceback, where
+    ``python -m bot sync`` says in one line that Discord could not be reached and where the
+    bot looked for it. Regression: only sync said so."""
+    env = {
+        "DISCORD_TOKEN": "t",
+        "TORA_DISCORD_API": "http://127.0.0.1:9/api/v10",
+        "TORA_DB": str(tmp_path / "tora.sqlite3"),
+        "TORA_WEB": "off",
+    }
+    status, output = await _python_m_bot(**env)
+    assert status == 1
+    assert "Traceback" not in output, output[-600:]
+    assert "cannot reach Discord at http://127.0.0.1:9/api/v10" in output
+
+
 @pytest.mark.parametrize("kind", ["not-a-database", "unreachable-postgresql"])
 async def test_an_unusable_database_is_named_at_start_without_a_traceback(tmp_path, kind) -> None:
     """``python -m bot`` with TORA_DB naming a file that is no database, or a PostgreSQL

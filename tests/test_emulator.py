@@ -392,3 +392,17 @@ async def test_dropped_gateway_resumes_and_delivers_what_was_missed(scene: Scene
     r = await emu.slash(scene.ann, scene.channel, "tora", "ping", word="after")
     assert (await r.done()).text == "pong after to -; admin=False"
     assert emu.identifies == 1
+
+
+async def test_the_bot_reads_a_message_only_where_it_may_read_the_history(scene: Scene) -> None:
+    """Discord's Get Channel Message needs View Channel and Read Message History: without
+    the latter, 403. The bot reads a message it posted to disable its stale buttons (after a
+    restart, and an event's Join and Leave). Regression: the emulator answered it anyway."""
+    emu, channel = scene.emu, scene.client.get_channel(scene.channel)
+    posted = await channel.send("with buttons")
+    assert (await channel.fetch_message(posted.id)).content == "with buttons"
+    emu.revoke(scene.guild, Perm.READ_MESSAGE_HISTORY)
+    with pytest.raises(discord.Forbidden) as error:
+        await channel.fetch_message(posted.id)
+    assert error.value.code == 50013
+    await posted.edit(content="edited")  # its own message: no history needed

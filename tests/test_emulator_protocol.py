@@ -20,6 +20,7 @@ from aiohttp.streams import StreamReader
 from aiohttp.test_utils import make_mocked_request
 
 from emulator import Emulator
+from emulator.__main__ import parse_args
 from emulator.compression import zstd_available
 from emulator.messages import read_body
 
@@ -406,3 +407,166 @@ async def test_components_and_attachments_discord_refuses_are_refused(
         form.add_field(f"files[{n}]", b"x", filename=f"f{n}.txt")
     status, body = await call(http, "POST", f"/channels/{channel}/messages", data=form)
     assert (status, body.get("code")) == (400, 50035), body
+
+
+def _text_input(**fields: Any) -> dict[str, Any]:
+    return {"type": 4, "custom_id": "name", "style": 1, "label": "Name"} | fields
+
+
+async def test_a_modal_discord_refuses_is_refused(
+    emu: Emulator, http: aiohttp.ClientSession
+) -> None:
+    """A modal answer past Discord's limits (a title of 45, 1 to 5 rows of one text input
+    each, an input's label of 45, placeholder of 100, value and lengths of 4000, custom ids
+    of 100) is refused as Discord refuses it, so that a bot's modal fails its tests here.
+    Regression: any payload was taken as the modal."""
+    channel = emu.add_channel(emu.add_guild("g"), "general")
+    ann = emu.add_user("ann")
+    refused = {
+        "a long title": {"title": "t" * 46},
+        "no row": {"components": []},
+        "six rows": {"components": [_row(_text_input(custom_id=f"i{n}")) for n in range(6)]},
+        "two inputs a row": {"components": [_row(_text_input(), _text_input(custom_id="b"))]},
+        "a long custom_id": {"custom_id": "m" * 101},
+        "a long label": {"components": [_row(_text_input(label="l" * 46))]},
+        "a long placeholder": {"components": [_row(_text_input(placeholder="p" * 101))]},
+        "a long value": {"components": [_row(_text_input(value="v" * 4001))]},
+        "a max_length past 4000": {"components": [_row(_text_input(max_length=4001))]},
+        "a button in a modal": {"components": [_row(_button("b"))]},
+    }
+    fine = {"custom_id": "rename", "title": "t" * 45, "components": [_row(_text_input())]}
+    for why, change in refused.items():
+        r = await emu.slash(ann, channel, "tora", options=[])
+        status, body = await call(
+            http,
+            "POST",
+            f"/interactions/{r.id}/{r.token}/callback",
+            {"type": 9, "data": fine | change},
+        )
+        assert (status, body.get("code")) == (400, 50035) and body.get("errors"), why
+        assert r.modal is None, why
+    r = await emu.slash(ann, channel, "tora", options=[])
+    status, _ = await call(
+        http, "POST", f"/interactions/{r.id}/{r.token}/callback", {"type": 9, "data": fine}
+    )
+    assert status == 204 and r.modal == fine
+
+
+async def test_embeds_discord_refuses_are_refused(
+    emu: Emulator, http: aiohttp.ClientSession
+) -> None:
+    """An embed past Discord's limits (title 256, description 4096, 25 fields of a name of
+    256 and a value of 1024, footer 2048, author 256, 6000 characters in all the message's
+    embeds) is refused as Discord refuses it. Regression: only the number of embeds was."""
+    channel = emu.add_channel(emu.add_guild("g"), "general")
+    field = {"name": "n", "value": "v"}
+    refused = {
+        "a long title": [{"title": "t" * 257}],
+        "a long description": [{"description": "d" * 4097}],
+        "26 fields": [{"fields": [field] * 26}],
+        "a long field name": [{"fields": [{"name": "n" * 257, "value": "v"}]}],
+        "a long field value": [{"fields": [{"name": "n", "value": "v" * 1025}]}],
+        "a long footer": [{"footer": {"text": "f" * 2049}}],
+        "a long author": [{"author": {"name": "a" * 257}}],
+        "6001 characters in all": [{"description": "d" * 4000}, {"description": "d" * 2001}],
+    }
+    for why, embeds in refused.items():
+        status, body = await call(
+            http, "POST", f"/channels/{channel}/messages", {"content": "x", "embeds": embeds}
+        )
+        assert (status, body.get("code")) == (400, 50035) and body.get("errors"), why
+    fine = [{"title": "t" * 256, "description": "d" * 4096, "fields": [field] * 25}]
+    status, _ = await call(
+        http, "POST", f"/channels/{channel}/messages", {"content": "x", "embeds": fine}
+    )
+    assert status == 200
+
+
+def test_standalone_admins_must_be_among_its_users(capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m emulator --users ann,bob --admins admin`` started with no admin at all (an
+    admin named outside --users was dropped without a word), so the admin commands could not
+    be tried. Now it is refused in one line naming who is not a user."""
+    with pytest.raises(SystemExit) as refused:
+        parse_args(["--users", "ann,bob", "--admins", "admin"])
+    assert refused.value.code == 2
+    assert "--admins names users of --users, not: admin" in capsys.readouterr().err
+    assert parse_args(["--users", "ann,admin", "--admins", "admin"]).admins == "admin"
+
+
+async def test_driver_submits_only_what_the_modal_takes(
+    emu: Emulator, http: aiohttp.ClientSession
+) -> None:
+    """The Discord client submits a modal only with its own inputs, every required one
+    filled and each within its lengths. Regression: ``submit_modal`` sent anything, so a
+    bot's handler was tested with submissions no user can make."""
+    channel = emu.add_channel(emu.add_guild("g"), "general")
+    ann = emu.add_user("ann")
+    opened = await emu.slash(ann, channel, "tora", options=[])
+    inputs = [
+        _row(_text_input(min_length=2, max_length=10)),
+        _row(_text_input(custom_id="note", label="Note", required=False)),
+    ]
+    modal = {"custom_id": "rename", "title": "Rename", "components": inputs}
+    answer = f"/interactions/{opened.id}/{opened.token}/callback"
+    status, _ = await call(http, "POST", answer, {"type": 9, "data": modal})
+    assert status == 204
+    refused = [  # an input it lacks; a required one left out, or empty; too short, too long
+        ({"name": "ok", "other": "x"}, "no input 'other'"),
+        ({"note": "x"}, "'name' is required"),
+        ({"name": ""}, "'name' is required"),
+        ({"name": "x"}, "2 to 10 characters"),
+        ({"name": "x" * 11}, "2 to 10 characters"),
+    ]
+    for values, said in refused:
+        with pytest.raises(ValueError, match=said):
+            await emu.submit_modal(ann, opened, values)
+    submitted = await emu.submit_modal(ann, opened, {"name": "final"})
+    rows = submitted.payload["data"]["components"]
+    sent = {row["components"][0]["custom_id"]: row["components"][0]["value"] for row in rows}
+    assert sent == {"name": "final", "note": ""}  # every input, as the client sends them
+
+
+async def test_a_message_of_blanks_alone_is_refused_as_empty(
+    emu: Emulator, http: aiohttp.ClientSession
+) -> None:
+    """Discord trims a message's content: spaces and newlines alone, with nothing else, are
+    "Cannot send an empty message" (400 50006). Regression: the emulator posted them."""
+    channel = emu.add_channel(emu.add_guild("g"), "general")
+    for blank in (" ", "\n\n", " \t "):
+        status, body = await call(http, "POST", f"/channels/{channel}/messages", {"content": blank})
+        assert (status, body["code"]) == (400, 50006), repr(blank)
+    row = _row(_button("b"))
+    status, _ = await call(
+        http, "POST", f"/channels/{channel}/messages", {"content": " ", "components": [row]}
+    )
+    assert status == 200  # a button is something to show
+
+
+async def test_a_modal_of_labels_is_taken_as_discord_takes_it(
+    emu: Emulator, http: aiohttp.ClientSession
+) -> None:
+    """Discord's newer modals hold labels (type 18: a label of 45, a description of 100,
+    around a text input or a select) and text displays (10), as discord.py's ``ui.Label``
+    sends them. Regression: only action rows of a text input were taken."""
+    channel = emu.add_channel(emu.add_guild("g"), "general")
+    ann = emu.add_user("ann")
+    named = {"type": 4, "custom_id": "name", "style": 1, "max_length": 10}
+    label = {"type": 18, "label": "Name", "description": "d" * 100, "component": named}
+    chooser = {"type": 18, "label": "Side", "component": _select()}
+    shown = {"type": 10, "content": "Rename the match"}
+    modal = {"custom_id": "rename", "title": "Rename", "components": [shown, label, chooser]}
+    opened = await emu.slash(ann, channel, "tora", options=[])
+    answer = f"/interactions/{opened.id}/{opened.token}/callback"
+    status, _ = await call(http, "POST", answer, {"type": 9, "data": modal})
+    assert status == 204
+    for wrong in ({"label": "l" * 46}, {"description": "d" * 101}, {"component": _button("b")}):
+        refused = await emu.slash(ann, channel, "tora", options=[])
+        bad = {"type": 9, "data": modal | {"components": [label | wrong]}}
+        answer = f"/interactions/{refused.id}/{refused.token}/callback"
+        status, body = await call(http, "POST", answer, bad)
+        assert (status, body.get("code")) == (400, 50035), wrong
+    with pytest.raises(ValueError, match="takes 0 to 10 characters"):
+        await emu.submit_modal(ann, opened, {"name": "x" * 11})
+    submitted = await emu.submit_modal(ann, opened, {"name": "final"})
+    [sent] = submitted.payload["data"]["components"]
+    assert sent == {"type": 18, "component": {"type": 4, "custom_id": "name", "value": "final"}}

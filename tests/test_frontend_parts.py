@@ -169,6 +169,20 @@ def test_the_no_token_help_asks_for_the_permissions_the_readme_asks_for() -> Non
         assert permission in " ".join(NO_TOKEN.split()), permission
 
 
+READ_HISTORY = "Read Message History"
+
+
+def test_the_invite_asks_for_read_message_history() -> None:
+    """The bot reads its own posts back to disable the buttons that stopped applying (an
+    event's Join and Leave, any after a restart), which Discord refuses (403) without Read
+    Message History: where a server's @everyone lacks it, those buttons stayed live. The
+    README's step 1 and the no-token help did not ask for it. Regression: left out."""
+    readme = (ROOT / "README.md").read_text()
+    step = readme[readme.index("## For server admins") : readme.index("2. Start it")]
+    assert READ_HISTORY in " ".join(step.split())
+    assert READ_HISTORY in " ".join(NO_TOKEN.split())
+
+
 @pytest.mark.parametrize(
     "name",
     ["TORA_WEB_PORT", "TORA_AI_PROCESSES", "TORA_CLAIM_SECONDS", "TORA_SHARD_COUNT"],

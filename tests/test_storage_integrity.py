@@ -233,3 +233,22 @@ async def test_check_of_a_database_of_a_newer_bot_exits_as_unusable_not_as_damag
     newer = storage_cli("--db", str(path), "check")
     assert "newer bot" in newer.stderr
     assert newer.returncode == 2, newer.stderr
+
+
+async def test_check_and_backup_take_db_after_their_name_as_the_readme_writes_it(
+    tmp_path: Path,
+) -> None:
+    """README: "`backup` and `check` take `--db`"; an admin writes `check --db FILE`.
+    Regression: argparse refused it (`unrecognized arguments: --db`, exit 2): only
+    `--db FILE check` worked."""
+    path = tmp_path / "tora.sqlite3"
+    await two_matches(path)
+    checked = storage_cli("check", "--db", str(path))
+    assert checked.returncode == 0, checked.stderr
+    assert "matches: 2 checked, 2 replay, 0 failed" in checked.stdout
+    copy = tmp_path / "copy.sqlite3"
+    backed_up = storage_cli("backup", str(copy), "--db", str(path))
+    assert backed_up.returncode == 0, backed_up.stderr
+    assert "2 matches" in backed_up.stdout
+    schema = storage_cli("check", "--db", str(path), "--schema", "tora")
+    assert schema.returncode == 2 and "schema is for a postgresql:// URL" in schema.stderr

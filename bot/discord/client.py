@@ -117,7 +117,7 @@ async def sync_commands(
             synced = await client.http.bulk_upsert_global_commands(app_id, payload=payload)
             return len(synced), "globally" + (", with the Activity's Entry Point" if point else "")
     except aiohttp.ClientConnectionError as exc:  # refused, no route, no such host
-        raise DiscordUnreachable(str(exc) or type(exc).__name__) from None
+        raise DiscordUnreachable.of(exc) from None
 
 
 # What a sync with the Activity off sends back of the Entry Point Discord has.
@@ -173,6 +173,10 @@ class ServerRefused(Exception):
 class DiscordUnreachable(Exception):
     """Discord's API could not be reached (its message says why)."""
 
+    @classmethod
+    def of(cls, cut_off: aiohttp.ClientConnectionError) -> DiscordUnreachable:
+        return cls(str(cut_off) or type(cut_off).__name__)
+
 
 class Seeing(Protocol):
     """Who remembers each user's latest interaction (the delivery)."""
@@ -219,11 +223,14 @@ class ToraBot(discord.AutoShardedClient):
         )
 
     async def log_in(self, token: str) -> None:
-        """Log in to Discord's API (before ``connect``); ``TokenRefused`` if it refuses."""
+        """Log in to Discord's API (before ``connect``); ``TokenRefused`` if it refuses,
+        ``DiscordUnreachable`` if it cannot be reached."""
         try:
             await self.login(token)
         except discord.LoginFailure:
             raise TokenRefused("Discord refused the token") from None
+        except aiohttp.ClientConnectionError as exc:  # refused, no route, no such host
+            raise DiscordUnreachable.of(exc) from None
 
     async def on_ready(self) -> None:
         log.info("connected", extra={"user": str(self.user), "guilds": len(self.guilds)})
