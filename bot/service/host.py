@@ -7,11 +7,12 @@ the commands themselves."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import math
 import random
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import TypeVar
 
 from bot.i18n import N_, _
@@ -373,6 +374,28 @@ class Host:
     def _lock(self, channel_id: int) -> Held:
         """The channel's lock (``async with``), counted in ``busy`` meanwhile."""
         return self._locks.hold(channel_id)
+
+    def _server_lock(self, guild_id: int) -> contextlib.AbstractAsyncContextManager[None]:
+        """The server's lock (``Locks.server``) in every process sharing the database."""
+        return self._everywhere(self._locks.server(guild_id), f"server:{guild_id}")
+
+    def _player_lock(self, user_id: int) -> contextlib.AbstractAsyncContextManager[None]:
+        """The player's lock (``Locks.player``) in every process sharing the database."""
+        return self._everywhere(self._locks.player(user_id), f"player:{user_id}")
+
+    @contextlib.asynccontextmanager
+    async def _everywhere(self, held: Held, lease: str) -> AsyncIterator[None]:
+        """``held``, this process's lock, and where processes share the database the lease
+        ``lease`` too: a cap that counts across channels is checked, and the change it
+        allows is made, by one process at a time. A server's commands reach one process
+        (its shard's), but a player's other servers and the ladder's AI fill may be others'."""
+        async with held:
+            if not self._ctx.settings.shared:
+                yield
+                return
+            sharing, seconds = self._ctx.store.sharing, self._ctx.settings.claim_seconds
+            async with sharing.holding(lease, self._ctx.now, seconds, sleep=self._ctx.clock.sleep):
+                yield
 
     async def _loaded(self, channel_id: int, unloaded: bool = False) -> Table | None:
         """``_table`` for a command: a match that cannot be loaded is refused clearly, or,
