@@ -12,8 +12,20 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import pytest
+from ladder_fixtures import GUILD, desk_of, runner_of
 
-from bot.service import Place, Refused, Settings, Terms, User, lobby, robots
+from bot.ladder import runner as runner_module
+from bot.service import (
+    GuildSettings,
+    Place,
+    Refused,
+    Settings,
+    Terms,
+    User,
+    lobby,
+    robots,
+    save_guild,
+)
 from bot.service.testing import Harness, ManualClock
 from storage import Config
 from storage.hosting.sharing import Sharing
@@ -115,3 +127,26 @@ async def test_challenges_in_one_server_through_two_processes_keep_within_its_ca
         assert "This server already has 1 challenge waiting" in str(two)
         mine, everyone = await first.store.hosting.in_phase(1, "challenge", ANN.id)
         assert (mine, everyone) == (1, 1)
+
+
+async def test_the_ladder_s_ai_fill_and_a_challenge_to_the_ai_keep_within_the_server_s_cap(
+    db: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: the ladder's AI fill read the server's room for matches against the AI
+    and opened its pairings under no lock, so a challenge to the AI made meanwhile (here
+    through the other process) took the same room: two matches where the server allows
+    one."""
+    overlap = Overlap(monkeypatch, (runner_module, "ai_room"), (robots, "check_challenge"))
+    async with two_processes(db, guild_ai_matches=1) as (first, second):
+        await save_guild(first.store, GUILD, GuildSettings(ai_fill_after=2 * HOUR))
+        await desk_of(first).join_queue(Place(GUILD, 100), ANN, "torishogi")
+        first.clock.advance(3 * HOUR)
+        tick, challenge = await overlap.race(
+            runner_of(first).tick,
+            lambda: second.running.challenge_ai(
+                Place(GUILD, 200), BOB, "easy", Terms(game="torishogi", turn_seconds=HOUR)
+            ),
+        )
+        assert not isinstance(tick, Exception), tick
+        assert isinstance(challenge, Refused), challenge
+        assert await first.store.live_ai_matches(GUILD) == 1
