@@ -154,6 +154,7 @@ class Host:
                     await hosting.let_go(hosted.id)
             await self._days_given()
             await self._announce_endings()
+        await self._days_given()  # one given before a start, or whose moving failed
 
     async def _fire(self, table: Table, now: float) -> None:
         hosted, ctx = table.hosted, self._ctx
@@ -172,7 +173,7 @@ class Host:
 
     async def _days_given(self) -> None:
         """Outside the match's lock, after a deadline that gave an automatic away day
-        (``Context.given``): the player's other matches in the server stand still through
+        (``Context.unmoved``): the player's other matches in the server stand still through
         it too (``Absences``, which takes their locks)."""
         raise NotImplementedError
 
@@ -525,6 +526,8 @@ class Host:
                     if settings.shared and now - looked >= settings.claim_seconds:
                         looked = now
                         await self.look_after_robots()
+                        self._ctx.unmoved = True  # a day another process left unmoved
+                        await self._days_given()
             except Exception:
                 await self._after_failure("the timers", backoff)
                 continue
