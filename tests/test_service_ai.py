@@ -276,6 +276,32 @@ async def test_the_ai_fills_the_ladder_queue_only_within_the_servers_cap(h: Harn
     assert {opened.challenger.name, opened.opposition.name} == {"ann", "AI (normal)"}
 
 
+async def test_the_ai_fill_counts_a_pairing_whose_match_is_not_open_yet_in_the_servers_cap(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: a pairing with the AI whose match could not be opened yet (Discord away
+    for a moment: it is kept for the next tick) took no room, so the next tick paired
+    another player with the AI in it, and opened both: two matches where the server
+    allows one."""
+    desk, runner = desk_of(h), runner_of(h)
+    await save_guild(h.store, GUILD, GuildSettings(ai_fill_after=2 * HOUR, ai_matches=1))
+    await desk.join_queue(Place(GUILD, 100), ANN, "torishogi")
+    h.clock.advance(3 * HOUR)
+    open_thread = h.threads.open_thread
+
+    async def away(channel_id: int, name: str) -> int:
+        raise ConnectionError("Discord is away for a moment (simulated)")
+
+    monkeypatch.setattr(h.threads, "open_thread", away)
+    assert (await runner.tick()).opened == []  # ann paired with the AI, her match not open
+    monkeypatch.setattr(h.threads, "open_thread", open_thread)
+    await desk.join_queue(Place(GUILD, 101), User(2, "bob"), "torishogi")
+    h.clock.advance(3 * HOUR)
+    [opened] = (await runner.tick()).opened
+    assert ANN.name in (opened.challenger.name, opened.opposition.name)
+    assert await h.store.live_ai_matches(GUILD) == 1
+
+
 async def test_the_ai_fills_the_ladder_queue_only_for_players_within_their_own_cap(
     h: Harness,
 ) -> None:

@@ -328,7 +328,7 @@ async def check_challenge(ctx: Context, level: str, live: list[Hosted], guild_id
     cap = await guild_ai_cap(ctx.store, ctx.settings, guild_id)
     if cap == 0:
         raise Refused(_("This server's admins have turned matches against the AI off here."))
-    if await ctx.store.live_ai_matches(guild_id) >= cap:
+    if await _ai_taken(ctx.store, guild_id) >= cap:
         raise Refused(
             ngettext(
                 "This server already has {n} match against the AI going, the most its admins "
@@ -364,6 +364,16 @@ async def at_ai_cap(store: Store, settings: Settings) -> frozenset[int]:
 
 async def ai_room(store: Store, settings: Settings, guild_id: int) -> int:
     """How many more matches against the AI may begin in a server now (its cap less those
-    live): the AI filling the ladder queue keeps within it too."""
+    taken, ``_ai_taken``): the AI filling the ladder queue keeps within it too."""
     cap = await guild_ai_cap(store, settings, guild_id)
-    return max(0, cap - await store.live_ai_matches(guild_id))
+    return max(0, cap - await _ai_taken(store, guild_id))
+
+
+async def _ai_taken(store: Store, guild_id: int) -> int:
+    """How much of a server's cap on matches against the AI is taken: its live ones, and
+    its ladder pairings with the AI whose match is not open yet (an opening that failed
+    is kept for the next tick, which opens it whatever the room then)."""
+    pairings = await store.ladders.pairings()
+    players = [(p.first_id, p.second_id) for p in pairings if p.guild_id == guild_id]
+    waiting = sum(1 for pair in players if any(map(is_robot, pair)))
+    return await store.live_ai_matches(guild_id) + waiting
