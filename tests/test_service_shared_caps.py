@@ -27,7 +27,7 @@ from bot.service import (
     save_guild,
 )
 from bot.service.testing import Harness, ManualClock
-from storage import Config
+from storage import Config, DatabaseUnavailable
 from storage.hosting.sharing import Sharing
 
 ANN, BOB = User(1, "ann"), User(2, "bob")
@@ -150,3 +150,21 @@ async def test_the_ladder_s_ai_fill_and_a_challenge_to_the_ai_keep_within_the_se
         assert not isinstance(tick, Exception), tick
         assert isinstance(challenge, Refused), challenge
         assert await first.store.live_ai_matches(GUILD) == 1
+
+
+async def test_a_challenge_made_is_answered_as_made_when_its_lease_cannot_be_given_back(
+    db: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: the database out of reach just after the challenge was saved, giving
+    the server's lease back failed, and the player was answered with that error for a
+    challenge that was posted (a second try then refused: the channel is busy). The lease
+    runs out by itself."""
+
+    async def unreachable(sharing: Sharing, name: str) -> None:
+        raise DatabaseUnavailable("the database is out of reach (simulated)")
+
+    async with two_processes(db) as (first, _second):
+        monkeypatch.setattr(Sharing, "release", unreachable)
+        reply = await first.running.challenge(Place(1, 100), ANN)
+        assert reply.text.startswith("Your challenge is posted"), reply.text
+        assert await first.store.hosting.live_in_channel(100) is not None
