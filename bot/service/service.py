@@ -203,7 +203,7 @@ class MatchService(Looking, Absences, Drafting, Coaching):
         # challenges sent together cannot all pass the check before any is opened
         async with self.ai_caps(place.guild_id, (user.id,)):
             live = await self.matches_of(user.id)
-            opponent = await robots.check_challenge(self._ctx, level, live, place.guild_id)
+            opponent = await robots.check_challenge(self._ctx, level, user.id, live, place.guild_id)
             if where is not None:
                 place = await where()
             first, second = user, opponent
