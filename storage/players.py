@@ -4,6 +4,7 @@ days (per server: when each time away starts and ends, and whether the bot gave 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -123,12 +124,53 @@ class Away:
     automatic: bool = False
 
 
-def add_away(conn: Connection, away: Away) -> None:
+def add_away(conn: Connection, away: Away, saved: int | None = None) -> None:
+    """``away`` stored; an automatic day with the hosted match whose turn it ``saved``,
+    noted as one whose player's other matches have yet to be moved (``unmoved``)."""
     conn.execute(
         "INSERT INTO away_days (guild_id, user_id, starts_at, ends_at, automatic)"
         " VALUES (?, ?, ?, ?, ?)",
         (away.guild_id, away.user_id, away.starts_at, away.ends_at, int(away.automatic)),
     )
+    if saved is not None:
+        note = json.dumps({"saved": saved, "ends": away.ends_at})
+        set_player_setting(conn, away.user_id, _unmoved_key(away), note)
+
+
+# The note of an automatic day whose player's other matches in the server have not been
+# moved yet: a setting of the player, keyed by the day (its server and start), written with
+# the day and taken in the transaction that moves them, so that a process that dies in
+# between leaves it for the next to find, and two that find it move them once.
+_UNMOVED = "unmoved_away:"
+
+
+def _unmoved_key(away: Away) -> str:
+    return f"{_UNMOVED}{away.guild_id}:{away.starts_at!r}"
+
+
+def take_unmoved(conn: Connection, away: Away) -> bool:
+    """Take ``away``'s note (its other matches are being moved); False if it is gone."""
+    row = conn.execute(
+        "DELETE FROM player_settings WHERE user_id = ? AND key = ? RETURNING key",
+        (away.user_id, _unmoved_key(away)),
+    ).fetchone()
+    return row is not None
+
+
+async def unmoved(db: ReadConnection) -> list[tuple[Away, int]]:
+    """The automatic days whose players' other matches have yet to be moved, each with the
+    hosted match whose turn it saved (moved already)."""
+    rows = await db.execute_fetchall(
+        "SELECT user_id, key, value FROM player_settings WHERE key LIKE ? ORDER BY key",
+        (_UNMOVED + "%",),
+    )
+    found = []
+    for user_id, key, value in rows:
+        guild_id, starts_at = key[len(_UNMOVED) :].split(":")
+        note = json.loads(value)
+        day = Away(int(guild_id), int(user_id), float(starts_at), float(note["ends"]), True)
+        found.append((day, int(note["saved"])))
+    return found
 
 
 def end_away(conn: Connection, away: Away, at: float) -> None:

@@ -199,22 +199,37 @@ class Store:
         await self._writer.run(lambda conn: outbox.insert_posts(conn, None, posts, now))
 
     # ---- away days ---------------------------------------------------------------------------
-    async def add_away(self, away: Away, moved: Sequence[Moved] = ()) -> list[Hosted]:
+    async def add_away(
+        self, away: Away, moved: Sequence[Moved] = (), saved: int | None = None
+    ) -> list[Hosted]:
         """A player's time away in a server (UnknownPlayer if they were never met), with
-        ``moved``: the hosted matches whose clocks it moves, and their posts (``_moving``)."""
+        ``moved``: the hosted matches whose clocks it moves, and their posts (``_moving``).
+        An automatic day comes with the hosted match whose turn it ``saved``: the player's
+        other matches are moved later (``move_clocks``), and it is noted until then."""
         if await self.player(away.user_id) is None:
             raise UnknownPlayer(away.user_id)
-        return await self._moving(lambda conn: players.add_away(conn, away), moved)
+        return await self._moving(lambda conn: players.add_away(conn, away, saved), moved)
 
     async def end_away(self, away: Away, at: float, moved: Sequence[Moved] = ()) -> list[Hosted]:
         """``away`` ends early, at ``at`` (gone if it had not begun), with ``moved`` as for
         ``add_away``."""
         return await self._moving(lambda conn: players.end_away(conn, away, at), moved)
 
-    async def move_clocks(self, moved: Sequence[Moved]) -> list[Hosted]:
-        """The hosted matches a change of away days stored already moves (an automatic
-        day, written at its deadline), with their posts, as for ``add_away``."""
-        return await self._moving(lambda conn: None, moved)
+    async def move_clocks(self, day: Away, moved: Sequence[Moved]) -> list[Hosted] | None:
+        """The hosted matches an automatic ``day``, stored already (at its deadline),
+        moves, with their posts, as for ``add_away``, in the transaction that takes its
+        note (``unmoved``); None, nothing written, if the note is gone: another process
+        moved them."""
+
+        def job(conn: Connection) -> list[Hosted] | None:
+            return _moves(conn, moved) if players.take_unmoved(conn, day) else None
+
+        return await self._writer.run(job)
+
+    async def unmoved(self) -> list[tuple[Away, int]]:
+        """The automatic days whose players' other matches have yet to be moved
+        (``move_clocks``), each with the hosted match whose turn it saved."""
+        return await self._read(players.unmoved)
 
     async def _moving(
         self, change: Callable[[Connection], None], moved: Sequence[Moved]
@@ -225,7 +240,7 @@ class Store:
 
         def job(conn: Connection) -> list[Hosted]:
             change(conn)
-            return [update_with_posts(conn, hosted, posts) for hosted, posts in moved]
+            return _moves(conn, moved)
 
         return await self._writer.run(job)
 
@@ -551,3 +566,8 @@ class Store:
 
     async def rating_history(self, guild_id: int, player_id: int) -> list[RatingEvent]:
         return await self._read(lambda db: ratings.rating_history(db, guild_id, player_id))
+
+
+def _moves(conn: Connection, moved: Sequence[Moved]) -> list[Hosted]:
+    """The hosted matches a change of away days moves, saved with their posts."""
+    return [update_with_posts(conn, hosted, posts) for hosted, posts in moved]

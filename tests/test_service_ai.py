@@ -276,6 +276,62 @@ async def test_the_ai_fills_the_ladder_queue_only_within_the_servers_cap(h: Harn
     assert {opened.challenger.name, opened.opposition.name} == {"ann", "AI (normal)"}
 
 
+async def test_the_ai_fill_counts_a_pairing_whose_match_is_not_open_yet_in_the_servers_cap(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: a pairing with the AI whose match could not be opened yet (Discord away
+    for a moment: it is kept for the next tick) took no room, so the next tick paired
+    another player with the AI in it, and opened both: two matches where the server
+    allows one."""
+    desk, runner = desk_of(h), runner_of(h)
+    await save_guild(h.store, GUILD, GuildSettings(ai_fill_after=2 * HOUR, ai_matches=1))
+    await desk.join_queue(Place(GUILD, 100), ANN, "torishogi")
+    h.clock.advance(3 * HOUR)
+    open_thread = h.threads.open_thread
+
+    async def away(channel_id: int, name: str) -> int:
+        raise ConnectionError("Discord is away for a moment (simulated)")
+
+    monkeypatch.setattr(h.threads, "open_thread", away)
+    assert (await runner.tick()).opened == []  # ann paired with the AI, her match not open
+    monkeypatch.setattr(h.threads, "open_thread", open_thread)
+    await desk.join_queue(Place(GUILD, 101), User(2, "bob"), "torishogi")
+    h.clock.advance(3 * HOUR)
+    [opened] = (await runner.tick()).opened
+    assert ANN.name in (opened.challenger.name, opened.opposition.name)
+    assert await h.store.live_ai_matches(GUILD) == 1
+
+
+async def test_a_pairing_with_the_ai_not_open_yet_counts_in_the_player_s_own_cap(
+    db: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: ann's ladder pairing with the AI whose match could not be opened yet
+    (kept for the next tick) was not counted among her matches against the AI, so a
+    challenge to the AI passed her cap of one, and the next tick opened the pairing's
+    match too: two."""
+    h = Harness(db, settings=Settings(burst=1000, every=0.001, ai_processes=0, ai_matches=1))
+    await h.open()
+    try:
+        desk, runner = desk_of(h), runner_of(h)
+        await save_guild(h.store, GUILD, GuildSettings(ai_fill_after=2 * HOUR))
+        await desk.join_queue(Place(GUILD, 100), ANN, "torishogi")
+        h.clock.advance(3 * HOUR)
+        open_thread = h.threads.open_thread
+
+        async def away(channel_id: int, name: str) -> int:
+            raise ConnectionError("Discord is away for a moment (simulated)")
+
+        monkeypatch.setattr(h.threads, "open_thread", away)
+        assert (await runner.tick()).opened == []  # paired with the AI, her match not open
+        monkeypatch.setattr(h.threads, "open_thread", open_thread)
+        with pytest.raises(Refused, match="You already play 1 match against the AI"):
+            await h.service.challenge_ai(Place(GUILD, 200), ANN, "easy", Terms(game="torishogi"))
+        await runner.tick()
+        assert len(await h.service.matches_of(ANN.id)) == 1
+    finally:
+        await h.close()
+
+
 async def test_the_ai_fills_the_ladder_queue_only_for_players_within_their_own_cap(
     h: Harness,
 ) -> None:

@@ -6,9 +6,11 @@ own time zones, and the ladder not pairing a player who is away."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import datetime as dt
 import zoneinfo
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -17,11 +19,11 @@ from test_service_games import torii_until_the_monkeys_pause
 from bot.app.answers import Unusable
 from bot.app.callers import Caller
 from bot.app.time_off import TimeOff
-from bot.service import Place, Refused, Terms, User
+from bot.service import MatchService, Place, Refused, Terms, User
 from bot.service.guild import GuildSettings, save_guild
 from bot.service.people import PlayerSettings, checked_zone, load_player, save_player
 from bot.service.testing import PRIVATE, Harness
-from storage import DatabaseUnavailable, players
+from storage import DatabaseUnavailable, Store, players
 
 HERE = Place(guild_id=1, channel_id=100)
 ANN, BOB = User(1, "ann"), User(2, "bob")
@@ -404,6 +406,81 @@ async def test_an_automatic_away_day_stops_the_clock_of_the_players_other_matche
     assert not any("deadline" in text for text in h.delivery.texts(there.channel_id))
     hosted = await h.running.records.live_in_channel(there.channel_id)
     assert hosted is not None and hosted.due_at == START + 44 * HOUR  # 10 h left after it
+
+
+async def ann_s_second_match(h: Harness) -> Place:
+    """Beside ``started``'s match (ann's turn, due in 10 h), a second one in the server,
+    ann's turn there too, due in 20 h."""
+    there = Place(guild_id=HERE.guild_id, channel_id=101)
+    cat = User(3, "cat")
+    await h.running.challenge(there, ANN, cat, Terms(turn_seconds=20 * HOUR, game="torishogi"))
+    await h.running.accept(there, cat)
+    await h.settle()
+    return there
+
+
+async def test_an_automatic_day_still_stops_the_other_matches_clocks_after_a_crash(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: the process that gave an automatic away day moved the player's other
+    matches in a later step, from memory; dead in between, it left ann's other deadline
+    running through her day, and no restart took the step again."""
+    await auto_away_here(h)
+    await started(h)
+    there = await ann_s_second_match(h)
+
+    async def dies_first(service: object) -> None:
+        """The process dies once the day is saved, before the other matches move."""
+
+    monkeypatch.setattr(MatchService, "_days_given", dies_first)
+    await h.advance(10 * HOUR)  # the first deadline: an automatic day, to START + 34 h
+    assert "gave them one of their away days" in last_post(h)
+    monkeypatch.undo()
+    await h.crash()
+    await h.settle()
+    hosted = await h.running.records.live_in_channel(there.channel_id)
+    assert hosted is not None and hosted.due_at == START + 44 * HOUR  # 10 h left after it
+    told = h.delivery.texts(there.channel_id)[-1]
+    assert "ann (Challenger) is away from" in told
+
+
+async def test_two_processes_that_find_an_unmoved_automatic_day_move_the_other_match_once(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The day's note is taken in the transaction that moves the other matches: two
+    processes that both read it (here one restarted after a crash, and another looking
+    at once) move ann's other deadline by the day once, and tell its channel once."""
+    await auto_away_here(h)
+    await started(h)
+    there = await ann_s_second_match(h)
+
+    async def dies_first(service: object) -> None:
+        """The process dies once the day is saved, before the other matches move."""
+
+    with monkeypatch.context() as patched:
+        patched.setattr(MatchService, "_days_given", dies_first)
+        await h.advance(10 * HOUR)
+    await h.close()
+    both_read = asyncio.Barrier(2)
+    read = Store.unmoved
+
+    async def reading_together(store: Store) -> list[Any]:
+        found = await read(store)
+        await both_read.wait()
+        return found
+
+    monkeypatch.setattr(Store, "unmoved", reading_together)
+    shared = replace(h.settings, poll_seconds=1.0)
+    first, second = (Harness(h.config, settings=shared, clock=h.clock) for _ in range(2))
+    try:
+        await asyncio.gather(first.open(), second.open())
+        hosted = await first.running.records.live_in_channel(there.channel_id)
+        assert hosted is not None and hosted.due_at == START + 44 * HOUR  # not 68 h
+        told = first.delivery.texts(there.channel_id) + second.delivery.texts(there.channel_id)
+        assert sum("ann (Challenger) is away from" in text for text in told) == 1
+    finally:
+        await first.close()
+        await second.close()
 
 
 async def test_away_naming_both_days_and_until_is_refused(h: Harness) -> None:

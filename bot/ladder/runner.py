@@ -26,7 +26,7 @@ from storage import Post, Store
 
 from . import texts
 from .opening import Opened, Opener
-from .queue import EXPIRE_AFTER, Expired, Matchmaking
+from .queue import EXPIRE_AFTER, Expired, Matchmaking, Pairing
 from .results import Recorded, Results
 
 log = logging.getLogger(__name__)
@@ -124,16 +124,8 @@ class LadderRunner:
 
         opened = []
         for guild_id, board in await self._store.ladders.waiting_ladders():
-            pairings = await self._queue.pair(guild_id, board)
-            wait = (await load_guild(self._store, guild_id)).ai_fill_after
-            if wait is not None:
-                room = await ai_room(self._store, self._settings, guild_id)  # the server's cap
-                full = partial(at_ai_cap, self._store, self._settings)  # each player's
-                pairings += await self._queue.pair_with_ai(guild_id, board, wait, room, full)
-            for pairing in pairings:
-                result = await self._opener.open(pairing)
-                if isinstance(result, Opened):
-                    opened.append(result)
+            opened += await self._open(await self._queue.pair(guild_id, board))
+            opened += await self._fill(guild_id, board)
         # after pairing: a server's AI may fill the queue at its very bound (`ai_fill:24h`);
         # pairing skips entries that waited longer than that and a tick (the bot was down)
         expired = await self._queue.expire(notice)
@@ -141,6 +133,32 @@ class LadderRunner:
             await self._service.deliver_written()
         opened += await self._resume()
         return Tick(rated, expired, opened)
+
+    async def _fill(self, guild_id: int, board: str) -> list[Opened]:
+        """Where the server lets the AI fill its queue, pair whoever waited long enough with
+        the AI and open their matches, within the caps on matches against the AI: under
+        their locks in every process (``MatchService.ai_caps``, the waiting players' and the
+        server's) from the check of the room left to the openings, so that a challenge to
+        the AI made meanwhile, in any process, cannot take the same room."""
+        wait = (await load_guild(self._store, guild_id)).ai_fill_after
+        if wait is None:
+            return []
+        now = self._clock.now()
+        waiting = await self._queue.waiting(guild_id, board)
+        waited = [entry.player_id for entry in waiting if now - entry.joined_at >= wait]
+        if not waited:
+            return []
+        async with self._service.ai_caps(guild_id, waited):
+            room = await ai_room(self._store, self._settings, guild_id)  # the server's cap
+            full = partial(at_ai_cap, self._store, self._settings)  # each player's
+            return await self._open(
+                await self._queue.pair_with_ai(guild_id, board, wait, room, full)
+            )
+
+    async def _open(self, pairings: list[Pairing]) -> list[Opened]:
+        """The matches of ``pairings`` opened (those that could be)."""
+        results = [await self._opener.open(pairing) for pairing in pairings]
+        return [result for result in results if isinstance(result, Opened)]
 
     async def _expiring_languages(self) -> dict[int, str]:
         """The language of each player whose wait is over (their notice is a DM in it),

@@ -108,7 +108,7 @@ async def auto_away(ctx: Context, table: Table) -> bool:
             return False
         until = after_days(due, 1, player.zone)  # a day of theirs
         day = Away(hosted.guild_id, user, due, until, automatic=True)
-        await ctx.store.add_away(day)
+        await ctx.store.add_away(day, saved=hosted.id)
     left, allowed = await days_left(ctx, hosted.guild_id, user, due)
     ends = run_until(due, 0.0, await stops_of(ctx.store, table.terms, hosted, side, due))
     moved = replace(hosted, due_at=ends)
@@ -139,7 +139,7 @@ async def auto_away(ctx: Context, table: Table) -> bool:
         )
         mail.private(user, said, language=language)
     await ctx.update(table, moved, mail, unlook=side)  # a look before says nothing of it
-    ctx.given.append((day, hosted.id))  # the player's other matches stand still too
+    ctx.unmoved = True  # the player's other matches stand still too
     return True
 
 

@@ -60,10 +60,11 @@ class Change:
 
     async def save(
         self, store: Store, moved: Sequence[tuple[Hosted, Sequence[Post]]]
-    ) -> list[Hosted]:
-        """The change, with the matches it moves, in one transaction; those as saved."""
+    ) -> list[Hosted] | None:
+        """The change, with the matches it moves, in one transaction; those as saved (None:
+        an automatic day's, moved already by another process)."""
         if self.stored:
-            return await store.move_clocks(moved)
+            return await store.move_clocks(self.away, moved)
         if self.ends_at is None:
             return await store.add_away(self.away, moved)
         return await store.end_away(self.away, self.ends_at, moved)
@@ -190,16 +191,21 @@ class Absences(Host):
         return Reply("\n".join(lines), buttons=("back",) if taken else ())
 
     async def _days_given(self) -> None:
-        """Each automatic away day just given (``absence.auto_away``, ``Context.given``)
-        stops the player's clocks in their other matches in the server too, as any time
-        away does: their deadlines move, and each is told. A failure is logged: the day
-        itself is stored, and the turn it saved moved."""
-        while self._ctx.given:
-            day, saved = self._ctx.given.pop(0)
+        """Each automatic away day given (``absence.auto_away``, ``Context.unmoved``) stops
+        the player's clocks in their other matches in the server too, as any time away
+        does: their deadlines move, and each is told. The days are read from the store,
+        where each is noted until its moves are saved, so that one given before a crash,
+        or by another process that died, is moved too. A failure is logged and tried
+        again at the next look: the day itself is stored, and the turn it saved moved."""
+        if not self._ctx.unmoved:
+            return
+        self._ctx.unmoved = False
+        for day, saved in await self._ctx.store.unmoved():
             change = Change(day, stored=True)
             try:
                 await self._reclock(day.guild_id, day.user_id, change, _away_words(day), saved)
             except Exception:
+                self._ctx.unmoved = True
                 log.exception("moving the clocks of user %d's automatic day failed", day.user_id)
 
     async def _reclock(
@@ -240,6 +246,8 @@ class Absences(Host):
                 mail.public(said, mentions=mentions, language=language)
                 moved.append((table, changed, mail))
             saved = await change.save(ctx.store, [(h, mail.posts) for _, h, mail in moved])
+            if saved is None:  # another process moved them (its own look at the day)
+                return 0, runs_on
             for (table, _, mail), hosted in zip(moved, saved, strict=True):
                 ctx.committed(table, hosted, mail.posts)
                 self._settle(table)

@@ -105,9 +105,10 @@ class Context:
     languages: KeptLanguages  # the players' and servers' languages, kept (``Records``'s too)
     touched: Callable[[int], None] = lambda hosted_id: None  # a hosted match's state was saved
     ended: list[Hosted] = field(default_factory=list)  # ended, not yet told to on_ended's listeners
-    # automatic away days given at a deadline (with the hosted match whose turn it saved),
-    # whose player's other matches have yet to stand still through them (``Absences``)
-    given: list[tuple[Away, int]] = field(default_factory=list)
+    # whether an automatic away day may have been given whose player's other matches have
+    # yet to stand still through it (``Absences``, which reads them from the store: a day
+    # given before a crash too, so True at start)
+    unmoved: bool = True
 
     def now(self) -> float:
         return self.clock.now()

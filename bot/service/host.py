@@ -7,11 +7,12 @@ the commands themselves."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import math
 import random
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import TypeVar
 
 from bot.i18n import N_, _
@@ -153,6 +154,7 @@ class Host:
                     await hosting.let_go(hosted.id)
             await self._days_given()
             await self._announce_endings()
+        await self._days_given()  # one given before a start, or whose moving failed
 
     async def _fire(self, table: Table, now: float) -> None:
         hosted, ctx = table.hosted, self._ctx
@@ -171,7 +173,7 @@ class Host:
 
     async def _days_given(self) -> None:
         """Outside the match's lock, after a deadline that gave an automatic away day
-        (``Context.given``): the player's other matches in the server stand still through
+        (``Context.unmoved``): the player's other matches in the server stand still through
         it too (``Absences``, which takes their locks)."""
         raise NotImplementedError
 
@@ -374,6 +376,28 @@ class Host:
         """The channel's lock (``async with``), counted in ``busy`` meanwhile."""
         return self._locks.hold(channel_id)
 
+    def _server_lock(self, guild_id: int) -> contextlib.AbstractAsyncContextManager[None]:
+        """The server's lock (``Locks.server``) in every process sharing the database."""
+        return self._everywhere(self._locks.server(guild_id), f"server:{guild_id}")
+
+    def _player_lock(self, user_id: int) -> contextlib.AbstractAsyncContextManager[None]:
+        """The player's lock (``Locks.player``) in every process sharing the database."""
+        return self._everywhere(self._locks.player(user_id), f"player:{user_id}")
+
+    @contextlib.asynccontextmanager
+    async def _everywhere(self, held: Held, lease: str) -> AsyncIterator[None]:
+        """``held``, this process's lock, and where processes share the database the lease
+        ``lease`` too: a cap that counts across channels is checked, and the change it
+        allows is made, by one process at a time. A server's commands reach one process
+        (its shard's), but a player's other servers and the ladder's AI fill may be others'."""
+        async with held:
+            if not self._ctx.settings.shared:
+                yield
+                return
+            sharing, seconds = self._ctx.store.sharing, self._ctx.settings.claim_seconds
+            async with sharing.holding(lease, self._ctx.now, seconds, sleep=self._ctx.clock.sleep):
+                yield
+
     async def _loaded(self, channel_id: int, unloaded: bool = False) -> Table | None:
         """``_table`` for a command: a match that cannot be loaded is refused clearly, or,
         for a command that can act on it ``unloaded`` (an admin's cancel), given without
@@ -502,6 +526,8 @@ class Host:
                     if settings.shared and now - looked >= settings.claim_seconds:
                         looked = now
                         await self.look_after_robots()
+                        self._ctx.unmoved = True  # a day another process left unmoved
+                        await self._days_given()
             except Exception:
                 await self._after_failure("the timers", backoff)
                 continue

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 
@@ -308,14 +309,18 @@ class Robots:
 
 
 # ---- challenging the AI, and hints ----------------------------------------------------------
-async def check_challenge(ctx: Context, level: str, live: list[Hosted], guild_id: int) -> User:
-    """The AI player a challenge names, unless the player already has as many matches
-    against the AI as one may have (``live``: the live matches the player is in), or the
-    server as many as its cap allows."""
+async def check_challenge(
+    ctx: Context, level: str, user_id: int, live: list[Hosted], guild_id: int
+) -> User:
+    """The AI player a challenge names, unless the player ``user_id`` already has as many
+    matches against the AI as one may have (``live``: the live matches they are in, and
+    their ladder pairings with the AI not open yet), or the server as many as its cap
+    allows."""
     opponent = robot(level)
+    unopened = await _unopened_with_ai(ctx.store)
     against = [hosted for hosted in live if robot_sides(hosted)]
     most = ctx.settings.ai_matches
-    if len(against) >= most:
+    if len(against) + sum(user_id in players for _guild, *players in unopened) >= most:
         raise Refused(
             ngettext(
                 "You already play {n} match against the AI, the most one player may have at "
@@ -328,7 +333,7 @@ async def check_challenge(ctx: Context, level: str, live: list[Hosted], guild_id
     cap = await guild_ai_cap(ctx.store, ctx.settings, guild_id)
     if cap == 0:
         raise Refused(_("This server's admins have turned matches against the AI off here."))
-    if await ctx.store.live_ai_matches(guild_id) >= cap:
+    if await _ai_taken(ctx.store, guild_id, unopened) >= cap:
         raise Refused(
             ngettext(
                 "This server already has {n} match against the AI going, the most its admins "
@@ -349,21 +354,45 @@ async def guild_ai_cap(store: Store, settings: Settings, guild_id: int) -> int:
 
 
 async def at_ai_cap(store: Store, settings: Settings) -> frozenset[int]:
-    """The people who already have as many live matches against the AI as one may have at
-    once (``Settings.ai_matches``, in every server): the AI filling a ladder queue leaves
-    them out, as a challenge of theirs would be refused."""
-    counts: dict[int, int] = {}
-    for hosted in await store.hosting.live():
-        if robot_sides(hosted):
-            for side in Side:
-                person = hosted.player(side)
-                if person is not None and not is_robot(person):
-                    counts[person] = counts.get(person, 0) + 1
+    """The people who already have as many matches against the AI as one may have at
+    once (``Settings.ai_matches``, in every server: live, or ladder pairings not open
+    yet): the AI filling a ladder queue leaves them out, as a challenge of theirs would be
+    refused."""
+    matches = [
+        [hosted.player(side) for side in Side]
+        for hosted in await store.hosting.live()
+        if robot_sides(hosted)
+    ]
+    matches += [players for _guild, *players in await _unopened_with_ai(store)]
+    counts = Counter(
+        person
+        for players in matches
+        for person in players
+        if person is not None and not is_robot(person)
+    )
     return frozenset(user_id for user_id, n in counts.items() if n >= settings.ai_matches)
 
 
 async def ai_room(store: Store, settings: Settings, guild_id: int) -> int:
     """How many more matches against the AI may begin in a server now (its cap less those
-    live): the AI filling the ladder queue keeps within it too."""
+    taken, ``_ai_taken``): the AI filling the ladder queue keeps within it too."""
     cap = await guild_ai_cap(store, settings, guild_id)
-    return max(0, cap - await store.live_ai_matches(guild_id))
+    return max(0, cap - await _ai_taken(store, guild_id, await _unopened_with_ai(store)))
+
+
+async def _ai_taken(store: Store, guild_id: int, unopened: list[tuple[int, int, int]]) -> int:
+    """How much of a server's cap on matches against the AI is taken: its live ones, and
+    its ladder pairings with the AI whose match is not open yet (``unopened``)."""
+    waiting = sum(guild == guild_id for guild, *_players in unopened)
+    return await store.live_ai_matches(guild_id) + waiting
+
+
+async def _unopened_with_ai(store: Store) -> list[tuple[int, int, int]]:
+    """The server and the two players of each ladder pairing with the AI whose match is
+    not open yet: an opening that failed is kept for the next tick, which opens it
+    whatever the room then, so it takes the room of a match against the AI."""
+    return [
+        (p.guild_id, p.first_id, p.second_id)
+        for p in await store.ladders.pairings()
+        if is_robot(p.first_id) or is_robot(p.second_id)
+    ]

@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -143,7 +143,7 @@ class MatchService(Looking, Absences, Drafting, Coaching):
         challenges sent together cannot all pass the check before any is saved."""
         self._limit.take(user.id, self._ctx.now())
         terms = (terms or Terms()).with_clock_defaults()
-        async with self._locks.server(place.guild_id):
+        async with self._server_lock(place.guild_id):
             expiry = await lobby.check_challenge(
                 self._ctx, place, user, opponent, terms, expires_in
             )
@@ -201,9 +201,9 @@ class MatchService(Looking, Absences, Drafting, Coaching):
         terms.check()
         # the player's and the server's locks from the caps' check to the opening, so that
         # challenges sent together cannot all pass the check before any is opened
-        async with self._locks.player(user.id), self._locks.server(place.guild_id):
+        async with self.ai_caps(place.guild_id, (user.id,)):
             live = await self.matches_of(user.id)
-            opponent = await robots.check_challenge(self._ctx, level, live, place.guild_id)
+            opponent = await robots.check_challenge(self._ctx, level, user.id, live, place.guild_id)
             if where is not None:
                 place = await where()
             first, second = user, opponent
@@ -225,6 +225,18 @@ class MatchService(Looking, Absences, Drafting, Coaching):
             ),
             stamp=Stamp(hosted.id, 0),
         )
+
+    @contextlib.asynccontextmanager
+    async def ai_caps(self, guild_id: int, user_ids: Iterable[int]) -> AsyncIterator[None]:
+        """Held from a check of the caps on matches against the AI (of the players
+        ``user_ids``, of the server ``guild_id``) to the openings it allows, in every
+        process sharing the database: the players' locks in their ids' order (two holders
+        never wait on each other), then the server's."""
+        async with contextlib.AsyncExitStack() as held:
+            for user_id in sorted(set(user_ids)):
+                await held.enter_async_context(self._player_lock(user_id))
+            await held.enter_async_context(self._server_lock(guild_id))
+            yield
 
     async def robots_idle(self) -> None:
         """Wait until the AI players have nothing left to do (tests, demos)."""

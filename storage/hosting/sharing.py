@@ -22,6 +22,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 
 from ..backends.sql import Connection, Statement, Writes
+from ..errors import DatabaseUnavailable
 
 INTERACTIONS_KEPT = 24 * 3600.0  # an interaction's token lives 15 minutes; kept far longer
 PRUNE_EVERY = 1000  # interactions taken between two prunings
@@ -114,7 +115,7 @@ class Sharing:
         finally:
             renewing.cancel()
             await asyncio.gather(renewing, return_exceptions=True)
-            await self.release(name)
+            await self._give_back(name)
 
     async def _renew(
         self,
@@ -132,6 +133,15 @@ class Sharing:
                 lease.lost = not await self.claim(lease.name, clock(), seconds)
             except Exception:
                 log.warning("could not renew the lease %r; trying again", lease.name, exc_info=True)
+
+    async def _give_back(self, name: str) -> None:
+        """Give back a lease held for a block whose work is done: a failure (the database
+        out of reach) is logged, not raised, since the work's result stands and the lease
+        runs out by itself."""
+        try:
+            await self.release(name)
+        except DatabaseUnavailable:
+            log.warning("could not give %r back; it runs out by itself", name, exc_info=True)
 
     async def release(self, name: str) -> None:
         """Give a lease back before it runs out (only if this process still holds it)."""
