@@ -1,0 +1,50 @@
+"""One word per concept in each catalog: a player reads the same term for the same thing in
+every message, button and command of their language. Where two words had grown for one
+concept, a player could not tell whether they named one thing or two: the French "annulée"
+of an aborted match was also an admin's cancellation, the Japanese setup was 準備 on one
+message and 配置 on the next, the Japanese plan 予定 in a message but 予約 in its command."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from babel.messages.catalog import Catalog
+from test_i18n import CODE_SPAN
+
+from bot.i18n.catalogs import po_path, read
+
+# (language, the concept in the English, the one word its translation uses, the words it
+# grew beside that one, which the translation of that concept must not use)
+TERMS = [
+    ("fr", r"\babort", r"interromp", r"annul"),
+]
+
+
+def entries(catalog: Catalog, concept: str) -> list[tuple[str, str]]:
+    """Each (English, translation) of ``catalog`` whose English names ``concept`` in its own
+    words (not in a command, notation or placeholder, which stay as they are)."""
+    found = []
+    for message in catalog:
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        if any(re.search(concept, CODE_SPAN.sub(" ", text), re.IGNORECASE) for text in ids):
+            found.extend((ids[0], CODE_SPAN.sub(" ", text)) for text in strings)
+    return found
+
+
+@pytest.mark.parametrize(("code", "concept", "term", "others"), TERMS)
+def test_each_concept_has_one_word_in_the_catalog(
+    code: str, concept: str, term: str, others: str
+) -> None:
+    """Every message naming the concept uses its one word, and none of the others."""
+    found = entries(read(po_path(code), code), concept)
+    assert found
+    astray = [
+        (english, text)
+        for english, text in found
+        if not re.search(term, text, re.IGNORECASE) or re.search(others, text, re.IGNORECASE)
+    ]
+    assert astray == []
