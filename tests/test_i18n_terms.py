@@ -18,6 +18,7 @@ from bot.i18n.catalogs import po_path, read
 # grew beside that one, which the translation of that concept must not use)
 TERMS = [
     ("fr", r"\babort", r"interromp", r"annul"),
+    ("fr", r"\bsetups?\b", r"préparation", r"placement|mise en place|déploiement"),
 ]
 
 
