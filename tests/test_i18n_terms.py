@@ -19,6 +19,7 @@ from bot.i18n.catalogs import po_path, read
 TERMS = [
     ("fr", r"\babort", r"interromp", r"annul"),
     ("fr", r"\bsetups?\b", r"préparation", r"placement|mise en place|déploiement"),
+    ("ja", r"\bsetups?\b", r"配置", r"準備"),
 ]
 
 
