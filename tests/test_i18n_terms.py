@@ -20,6 +20,7 @@ TERMS = [
     ("fr", r"\babort", r"interromp", r"annul"),
     ("fr", r"\bsetups?\b", r"préparation", r"placement|mise en place|déploiement"),
     ("ja", r"\bsetups?\b", r"配置", r"準備"),
+    ("ja", r"\bplans?\b|\bplanned repl", r"予約", r"予定|プラン|計画"),
 ]
 
 
