@@ -21,6 +21,7 @@ TERMS = [
     ("fr", r"\bsetups?\b", r"préparation", r"placement|mise en place|déploiement"),
     ("ja", r"\bsetups?\b", r"配置", r"準備"),
     ("ja", r"\bplans?\b|\bplanned repl", r"予約", r"予定|プラン|計画"),
+    ("ja", r"\bforfeit", r"不戦", r"没収"),
 ]
 
 
