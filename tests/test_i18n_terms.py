@@ -10,8 +10,9 @@ import re
 
 import pytest
 from babel.messages.catalog import Catalog
-from test_i18n import CODE_SPAN
+from test_i18n import CODE_SPAN, TRANSLATED
 
+from bot.app.buttons import VERBS
 from bot.i18n.catalogs import po_path, read
 
 # (language, the concept in the English, the one word its translation uses, the words it
@@ -25,7 +26,9 @@ TERMS = [
 ]
 
 
-def entries(catalog: Catalog, concept: str) -> list[tuple[str, str]]:
+def entries(
+    catalog: Catalog, concept: str, flags: re.RegexFlag = re.IGNORECASE
+) -> list[tuple[str, str]]:
     """Each (English, translation) of ``catalog`` whose English names ``concept`` in its own
     words (not in a command, notation or placeholder, which stay as they are)."""
     found = []
@@ -34,7 +37,7 @@ def entries(catalog: Catalog, concept: str) -> list[tuple[str, str]]:
             continue
         ids = message.id if isinstance(message.id, tuple) else (message.id,)
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        if any(re.search(concept, CODE_SPAN.sub(" ", text), re.IGNORECASE) for text in ids):
+        if any(re.search(concept, CODE_SPAN.sub(" ", text), flags) for text in ids):
             found.extend((ids[0], CODE_SPAN.sub(" ", text)) for text in strings)
     return found
 
@@ -52,3 +55,29 @@ def test_each_concept_has_one_word_in_the_catalog(
         if not re.search(term, text, re.IGNORECASE) or re.search(others, text, re.IGNORECASE)
     ]
     assert astray == []
+
+
+def english_labels_left(code: str) -> list[tuple[str, str]]:
+    """Each (English, translation) of ``code``'s catalog that names a button by its English
+    label where that button shows a translated one."""
+    catalog = read(po_path(code), code)
+    found = []
+    for english in {label for label, _style in VERBS.values()}:
+        shown = catalog.get(english)
+        if shown is None or shown.string == english:
+            continue
+        named = re.compile(rf"(?<![\w-]){re.escape(english)}(?![\w-])")
+        found += [
+            (message_id, text)
+            for message_id, text in entries(catalog, named.pattern, flags=0)
+            if named.search(text)
+        ]
+    return found
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_a_button_named_in_a_text_is_named_by_its_own_label(code: str) -> None:
+    """A text that sends the player to a button names it as the button shows it: the French
+    and Japanese Activity told a player to press « Play » / Play on a match whose button
+    reads « Jouer » / 「指す」."""
+    assert english_labels_left(code) == []
