@@ -15,6 +15,9 @@ from test_i18n import CODE_SPAN, TRANSLATED
 from bot.app.buttons import VERBS
 from bot.i18n.catalogs import po_path, read
 
+# An admin's cancellation of a match or of one game (a tournament's or an event's
+# cancellation is not a match's, and has no abort to be told from)
+MATCH_CANCELLED = r"cancels? a match|(?:match|game) \{\w+\} was cancelled|cancelled by an admin,"
 # (language, the concept in the English, the one word its translation uses, the words it
 # grew beside that one, which the translation of that concept must not use)
 TERMS = [
@@ -23,6 +26,8 @@ TERMS = [
     ("ja", r"\bsetups?\b", r"配置", r"準備"),
     ("ja", r"\bplans?\b|\bplanned repl", r"予約", r"予定|プラン|計画"),
     ("ja", r"\bforfeit", r"不戦", r"没収"),
+    ("ja", r"\babort", r"中止", r"打ち切|取り消"),
+    ("ja", MATCH_CANCELLED, r"取り消", r"中止"),
 ]
 
 
@@ -42,7 +47,11 @@ def entries(
     return found
 
 
-@pytest.mark.parametrize(("code", "concept", "term", "others"), TERMS)
+@pytest.mark.parametrize(
+    ("code", "concept", "term", "others"),
+    TERMS,
+    ids=[f"{code}:{term}" for code, _c, term, _o in TERMS],
+)
 def test_each_concept_has_one_word_in_the_catalog(
     code: str, concept: str, term: str, others: str
 ) -> None:
