@@ -23,6 +23,7 @@ MATCH_CANCELLED = r"cancels? a match|(?:match|game) \{\w+\} was cancelled|cancel
 TERMS = [
     ("fr", r"\babort", r"interromp", r"annul"),
     ("fr", r"\bsetups?\b", r"préparation", r"placement|mise en place|déploiement"),
+    ("fr", r"\bclocks?\b", r"pendule", r"horloge"),
     ("ja", r"\bsetups?\b", r"配置", r"準備"),
     ("ja", r"\bplans?\b|\bplanned repl", r"予約", r"予定|プラン|計画"),
     ("ja", r"\bforfeit", r"不戦", r"没収"),
@@ -90,3 +91,21 @@ def test_a_button_named_in_a_text_is_named_by_its_own_label(code: str) -> None:
     and Japanese Activity told a player to press « Play » / Play on a match whose button
     reads « Jouer » / 「指す」."""
     assert english_labels_left(code) == []
+
+
+# Where French says « match »: a chapter 10 tournament's match of four games, which the
+# tournament's own texts tell from each of its games (« partie »)
+SERIES = ("bot/tournament/", "bot/app/tournaments.py")
+
+
+def test_a_french_match_is_a_partie_outside_a_tournaments_series() -> None:
+    """The bot's match is « partie » in French; five messages called it « match » (the
+    missing thread permission, the Spirit's power), the word of a tournament's series."""
+    astray = [
+        (message.id, message.string)
+        for message in read(po_path("fr"), "fr")
+        if message.id
+        and re.search(r"\bmatchs?\b", CODE_SPAN.sub(" ", str(message.string)))
+        and not all(where.startswith(SERIES) for where, _line in message.locations)
+    ]
+    assert astray == []
