@@ -24,6 +24,7 @@ TERMS = [
     ("fr", r"\babort", r"interromp", r"annul"),
     ("fr", r"\bsetups?\b", r"préparation", r"placement|mise en place|déploiement"),
     ("fr", r"\bclocks?\b", r"pendule", r"horloge"),
+    ("fr", r"\bundo\b", r"défai", r"annul"),
     ("ja", r"\bsetups?\b", r"配置", r"準備"),
     ("ja", r"\bplans?\b|\bplanned repl", r"予約", r"予定|プラン|計画"),
     ("ja", r"\bforfeit", r"不戦", r"没収"),
