@@ -18,8 +18,9 @@ from bot.i18n.catalogs import po_path, read
 # An admin's cancellation of a match or of one game (a tournament's or an event's
 # cancellation is not a match's, and has no abort to be told from)
 MATCH_CANCELLED = r"cancels? a match|(?:match|game) \{\w+\} was cancelled|cancelled by an admin,"
-# (language, the concept in the English, the one word its translation uses, the words it
-# grew beside that one, which the translation of that concept must not use)
+# (language, the concept in the English, the one word its translation uses (empty: a word
+# a sentence may leave implied), the words it grew beside that one, which the translation of
+# that concept must not use)
 TERMS = [
     ("fr", r"\babort", r"interromp", r"annul"),
     ("fr", r"\bsetups?\b", r"préparation", r"placement|mise en place|déploiement"),
@@ -28,6 +29,7 @@ TERMS = [
     ("ja", r"\bsetups?\b", r"配置", r"準備"),
     ("ja", r"\bplans?\b|\bplanned repl", r"予約", r"予定|プラン|計画"),
     ("ja", r"\bforfeit", r"不戦", r"没収"),
+    ("ja", r"\bturns?\b", r"", r"ターン"),
     ("ja", r"\babort", r"中止", r"打ち切|取り消"),
     ("ja", MATCH_CANCELLED, r"取り消", r"中止"),
 ]
@@ -52,7 +54,7 @@ def entries(
 @pytest.mark.parametrize(
     ("code", "concept", "term", "others"),
     TERMS,
-    ids=[f"{code}:{term}" for code, _c, term, _o in TERMS],
+    ids=[f"{code}:{others}" for code, _c, _t, others in TERMS],
 )
 def test_each_concept_has_one_word_in_the_catalog(
     code: str, concept: str, term: str, others: str
