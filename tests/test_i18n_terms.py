@@ -18,6 +18,8 @@ from bot.i18n.catalogs import po_path, read
 # An admin's cancellation of a match or of one game (a tournament's or an event's
 # cancellation is not a match's, and has no abort to be told from)
 MATCH_CANCELLED = r"cancels? a match|(?:match|game) \{\w+\} was cancelled|cancelled by an admin,"
+# A drop of ToriShogi (a plan "dropped" is another word; 'Swallow drop 4d' is notation)
+SHOGI_DROP = r"(?<!Swallow )\bdrops?\b|\bdropped (?:on|a)\b"
 # (language, the concept in the English, the one word its translation uses (empty: a word
 # a sentence may leave implied), the words it grew beside that one, which the translation of
 # that concept must not use)
@@ -26,6 +28,7 @@ TERMS = [
     ("fr", r"\bsetups?\b", r"préparation", r"placement|mise en place|déploiement"),
     ("fr", r"\bclocks?\b", r"pendule", r"horloge"),
     ("fr", r"\bundo\b", r"défai", r"annul"),
+    ("fr", SHOGI_DROP, r"parachut", r"\bpos[eéa]"),
     ("ja", r"\bsetups?\b", r"配置", r"準備"),
     ("ja", r"\bplans?\b|\bplanned repl", r"予約", r"予定|プラン|計画"),
     ("ja", r"\bforfeit", r"不戦", r"没収"),
