@@ -28,6 +28,7 @@ TERMS = [
     ("fr", r"\bsetups?\b", r"préparation", r"placement|mise en place|déploiement"),
     ("fr", r"\bclocks?\b", r"pendule", r"horloge"),
     ("fr", r"\bundo\b", r"défai", r"annul"),
+    ("fr", r"\breplays?\b", r"rediffusion|revoi|revu", r"\breplay"),
     ("fr", r"\bresum", r"relan", r"\brepr(?!endre un tour)"),
     ("fr", r"\btakebacks?\b|\btaken back and\b", r"repri|repren", r"retir|annul"),
     ("fr", SHOGI_DROP, r"parachut", r"\bpos[eéa]"),
