@@ -37,6 +37,7 @@ TERMS = [
     ("ja", r"\bplans?\b|\bplanned repl", r"予約", r"予定|プラン|計画"),
     ("ja", r"\bforfeit", r"不戦", r"没収"),
     ("ja", r"\bturns?\b", r"", r"ターン"),
+    ("ja", r"\bpowers?\b", r"能力|powers", r"(?<!能)力"),
     ("ja", r"\bstag(?:e|ed|es|ing)\b", r"", r"仮置き|選ばれ"),
     ("ja", r"\babort", r"中止", r"打ち切|取り消"),
     ("ja", MATCH_CANCELLED, r"取り消", r"中止"),
