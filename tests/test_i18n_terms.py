@@ -20,6 +20,8 @@ from bot.i18n.catalogs import po_path, read
 MATCH_CANCELLED = r"cancels? a match|(?:match|game) \{\w+\} was cancelled|cancelled by an admin,"
 # A drop of ToriShogi (a plan "dropped" is another word; 'Swallow drop 4d' is notation)
 SHOGI_DROP = r"(?<!Swallow )\bdrops?\b|\bdropped (?:on|a)\b"
+# TORA's two boards
+BOARD_SIZE = r"\b(?:long|short)[- ]board"
 # (language, the concept in the English, the one word its translation uses (empty: a word
 # a sentence may leave implied), the words it grew beside that one, which the translation of
 # that concept must not use)
@@ -28,6 +30,8 @@ TERMS = [
     ("fr", r"\bsetups?\b", r"préparation", r"placement|mise en place|déploiement"),
     ("fr", r"\bclocks?\b", r"pendule", r"horloge"),
     ("fr", r"\bundo\b", r"défai", r"annul"),
+    ("fr", BOARD_SIZE, r"plateau (?:long|court)", r"(?:grand|petit|long|court) plateau"),
+    ("fr", r"home edge", r"ligne de départ", r"bord de départ"),
     ("fr", r"\breplays?\b", r"rediffusion|revoi|revu", r"\breplay"),
     ("fr", r"\bresum", r"relan", r"\brepr(?!endre un tour)"),
     ("fr", r"\btakebacks?\b|\btaken back and\b", r"repri|repren", r"retir|annul"),
@@ -37,6 +41,8 @@ TERMS = [
     ("ja", r"\bplans?\b|\bplanned repl", r"予約", r"予定|プラン|計画"),
     ("ja", r"\bforfeit", r"不戦", r"没収"),
     ("ja", r"\bturns?\b", r"", r"ターン"),
+    ("ja", BOARD_SIZE, r"長盤|短盤", r"長い盤|短い盤"),
+    ("ja", r"home edge", r"自陣の端", r"本拠"),
     ("ja", r"\bpowers?\b", r"能力|powers", r"(?<!能)力"),
     ("ja", r"\bstag(?:e|ed|es|ing)\b", r"", r"仮置き|選ばれ"),
     ("ja", r"\babort", r"中止", r"打ち切|取り消"),
