@@ -41,6 +41,7 @@ TERMS = [
     ("ja", r"\bplans?\b|\bplanned repl", r"予約", r"予定|プラン|計画"),
     ("ja", r"\bforfeit", r"不戦", r"没収"),
     ("ja", r"\bturns?\b", r"", r"ターン"),
+    ("ja", r"\bmatch(?:es)?\b", r"", r"試合"),
     ("ja", r"\btournaments?\b|\bevents?\b", r"", r"トーナメント|イベント"),
     ("ja", r"\bcasual\b", r"非レート戦", r"非公式|レート外|非レーティング"),
     ("ja", BOARD_SIZE, r"長盤|短盤", r"長い盤|短い盤"),
