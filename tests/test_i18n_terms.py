@@ -22,6 +22,8 @@ MATCH_CANCELLED = r"cancels? a match|(?:match|game) \{\w+\} was cancelled|cancel
 SHOGI_DROP = r"(?<!Swallow )\bdrops?\b|\bdropped (?:on|a)\b"
 # TORA's two boards
 BOARD_SIZE = r"\b(?:long|short)[- ]board"
+# R28's reset of a series (a Torii tile's reset is another)
+R28_RESET = r"^(?!.*\btiles?\b).*\breset\b"
 # (language, the concept in the English, the one word its translation uses (empty: a word
 # a sentence may leave implied), the words it grew beside that one, which the translation of
 # that concept must not use)
@@ -33,6 +35,7 @@ TERMS = [
     ("fr", BOARD_SIZE, r"plateau (?:long|court)", r"(?:grand|petit|long|court) plateau"),
     ("fr", r"home edge", r"ligne de départ", r"bord de départ"),
     ("fr", r"\breplays?\b", r"rediffusion|revoi|revu", r"\breplay"),
+    ("fr", R28_RESET, r"réinitialis", r"remise"),
     ("fr", r"\bresum", r"relan", r"\brepr(?!endre un tour)"),
     ("fr", r"\btakebacks?\b|\btaken back and\b", r"repri|repren", r"retir|annul"),
     ("fr", SHOGI_DROP, r"parachut", r"\bpos[eéa]"),
