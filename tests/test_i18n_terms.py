@@ -15,6 +15,8 @@ from test_i18n import CODE_SPAN, TRANSLATED
 from bot.app.buttons import VERBS
 from bot.i18n.catalogs import po_path, read
 
+# A player's abort (its command's texts also say "call the match off")
+ABORT = r"\babort|\bcall the match off"
 # An admin's cancellation of a match or of one game (a tournament's or an event's
 # cancellation is not a match's, and has no abort to be told from)
 MATCH_CANCELLED = r"cancels? a match|(?:match|game) \{\w+\} was cancelled|cancelled by an admin,"
@@ -28,7 +30,7 @@ R28_RESET = r"^(?!.*\btiles?\b).*\breset\b"
 # a sentence may leave implied), the words it grew beside that one, which the translation of
 # that concept must not use)
 TERMS = [
-    ("fr", r"\babort", r"interromp", r"annul"),
+    ("fr", ABORT, r"interromp", r"annul"),
     ("fr", r"\bsetups?\b", r"préparation", r"placement|mise en place|déploiement"),
     ("fr", r"\bclocks?\b", r"pendule", r"horloge"),
     ("fr", r"\bundo\b", r"défai", r"annul"),
@@ -51,7 +53,7 @@ TERMS = [
     ("ja", r"home edge", r"自陣の端", r"本拠"),
     ("ja", r"\bpowers?\b", r"能力|powers", r"(?<!能)力"),
     ("ja", r"\bstag(?:e|ed|es|ing)\b", r"", r"仮置き|選ばれ"),
-    ("ja", r"\babort", r"中止", r"打ち切|取り消"),
+    ("ja", ABORT, r"中止", r"打ち切|取り消"),
     ("ja", MATCH_CANCELLED, r"取り消", r"中止"),
 ]
 
