@@ -17,6 +17,8 @@ from bot.i18n.catalogs import po_path, read
 
 # A player's abort (its command's texts also say "call the match off")
 ABORT = r"\babort|\bcall the match off"
+# The round of turns before which a player may abort (a tournament's round is another)
+FIRST_ROUND = r"first round (?:is|was) complete"
 # An admin's cancellation of a match or of one game (a tournament's or an event's
 # cancellation is not a match's, and has no abort to be told from)
 MATCH_CANCELLED = r"cancels? a match|(?:match|game) \{\w+\} was cancelled|cancelled by an admin,"
@@ -38,6 +40,7 @@ TERMS = [
     ("fr", r"home edge", r"ligne de départ", r"bord de départ"),
     ("fr", r"\breplays?\b", r"rediffusion|revoi|revu", r"\breplay"),
     ("fr", R28_RESET, r"réinitialis", r"remise"),
+    ("fr", FIRST_ROUND, r"tour de table", r"ronde|manche"),
     ("fr", r"\bresum", r"relan", r"\brepr(?!endre un tour)"),
     ("fr", r"\btakebacks?\b|\btaken back and\b", r"repri|repren", r"retir|annul"),
     ("fr", SHOGI_DROP, r"parachut", r"\bpos[eéa]"),
@@ -46,6 +49,7 @@ TERMS = [
     ("ja", r"\bplans?\b|\bplanned repl", r"予約", r"予定|プラン|計画"),
     ("ja", r"\bforfeit", r"不戦", r"没収"),
     ("ja", r"\bturns?\b", r"", r"ターン"),
+    ("ja", FIRST_ROUND, r"一巡", r"ラウンド"),
     ("ja", r"\bmatch(?:es)?\b", r"", r"試合"),
     ("ja", r"\btournaments?\b|\bevents?\b", r"", r"トーナメント|イベント"),
     ("ja", r"\bcasual\b", r"非レート戦", r"非公式|レート外|非レーティング"),
