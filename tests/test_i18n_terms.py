@@ -139,3 +139,38 @@ def test_a_french_match_is_a_partie_outside_a_tournaments_series() -> None:
         and not all(where.startswith(SERIES) for where, _line in message.locations)
     ]
     assert astray == []
+
+
+def sent_to() -> dict[str, str]:
+    """The button a text means by "the <Word> button": the label that is that word ("the
+    Play button" is Play, not Play this), else the one label it begins ("the Away button" is
+    Away for a day)."""
+    labels = {label for label, _style in VERBS.values()}
+    first = {label.split()[0]: label for label in sorted(labels, key=len, reverse=True)}
+    return first | {label: label for label in labels if label in first}
+
+
+def buttons_named_otherwise(code: str) -> list[tuple[str, str]]:
+    """Each (English, translation) of ``code``'s catalog where the English sends the player
+    to "the <Word> button" (the first word of a button's label) and the translation does not
+    name that button by its translated label."""
+    catalog = read(po_path(code), code)
+    found = []
+    for word, english in sent_to().items():
+        shown = catalog.get(english)
+        if shown is None:
+            continue
+        named = rf"\bthe {re.escape(word)} button\b"
+        found += [
+            (message_id, text)
+            for message_id, text in entries(catalog, named, flags=0)
+            if shown.string not in text
+        ]
+    return found
+
+
+@pytest.mark.parametrize("code", ["fr", "ja"])
+def test_a_button_sent_to_is_named_by_its_translated_label(code: str) -> None:
+    """ "The Away button" of /tora away's refusal is the button "Away for a day": French said
+    « le bouton Absent » and Japanese 不在ボタン, neither of which the player sees."""
+    assert buttons_named_otherwise(code) == []
