@@ -15,6 +15,8 @@ from test_i18n import CODE_SPAN, TRANSLATED
 from bot.app.buttons import VERBS
 from bot.i18n.catalogs import po_path, read
 
+# Notation quoted in a text ('Swallow drop 4d', 'build c6'), not an apostrophe ("Monkey's")
+NOTATION = re.compile(r"(?<!\w)'[^']*'(?!\w)")
 # A player's abort (its command's texts also say "call the match off")
 ABORT = r"\babort|\bcall the match off"
 # The round of turns before which a player may abort (a tournament's round is another)
@@ -22,8 +24,8 @@ FIRST_ROUND = r"first round (?:is|was) complete"
 # An admin's cancellation of a match or of one game (a tournament's or an event's
 # cancellation is not a match's, and has no abort to be told from)
 MATCH_CANCELLED = r"cancels? a match|(?:match|game) \{\w+\} was cancelled|cancelled by an admin,"
-# A drop of ToriShogi (a plan "dropped" is another word; 'Swallow drop 4d' is notation)
-SHOGI_DROP = r"(?<!Swallow )\bdrops?\b|\bdropped (?:on|a)\b"
+# A drop of ToriShogi (a plan "dropped" is another word)
+SHOGI_DROP = r"\bdrops?\b|\bdropped (?:on|a)\b"
 # TORA's two boards
 BOARD_SIZE = r"\b(?:long|short)[- ]board"
 # R28's reset of a series (a Torii tile's reset is another)
@@ -41,6 +43,7 @@ TERMS = [
     ("fr", r"\breplays?\b", r"rediffusion|revoi|revu", r"\breplay"),
     ("fr", R28_RESET, r"réinitialis", r"remise"),
     ("fr", FIRST_ROUND, r"tour de table", r"ronde|manche"),
+    ("fr", r"\bbuil(?:t|ds|ding)\b|(?<!^)\bbuild\b", r"bâti", r"construi"),
     ("fr", r"\bresum", r"relan", r"\brepr(?!endre un tour)"),
     ("fr", r"\btakebacks?\b|\btaken back and\b", r"repri|repren", r"retir|annul"),
     ("fr", SHOGI_DROP, r"parachut", r"\bpos[eéa]"),
@@ -49,6 +52,7 @@ TERMS = [
     ("ja", r"\bplans?\b|\bplanned repl", r"予約", r"予定|プラン|計画"),
     ("ja", r"\bforfeit", r"不戦", r"没収"),
     ("ja", r"\bturns?\b", r"", r"ターン"),
+    ("ja", r"\bdecid|\bdecision", r"決", r"判断"),
     ("ja", FIRST_ROUND, r"一巡", r"ラウンド"),
     ("ja", r"\bmatch(?:es)?\b", r"", r"試合"),
     ("ja", r"\btournaments?\b|\bevents?\b", r"", r"トーナメント|イベント"),
@@ -62,6 +66,11 @@ TERMS = [
 ]
 
 
+def own_words(english: str) -> str:
+    """``english`` without its commands, placeholders and quoted notation ('build c6')."""
+    return NOTATION.sub(" ", CODE_SPAN.sub(" ", english))
+
+
 def entries(
     catalog: Catalog, concept: str, flags: re.RegexFlag = re.IGNORECASE
 ) -> list[tuple[str, str]]:
@@ -73,7 +82,7 @@ def entries(
             continue
         ids = message.id if isinstance(message.id, tuple) else (message.id,)
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        if any(re.search(concept, CODE_SPAN.sub(" ", text), flags) for text in ids):
+        if any(re.search(concept, own_words(text), flags) for text in ids):
             found.extend((ids[0], CODE_SPAN.sub(" ", text)) for text in strings)
     return found
 
