@@ -44,6 +44,7 @@ TERMS = [
     ("fr", R28_RESET, r"réinitialis", r"remise"),
     ("fr", FIRST_ROUND, r"tour de table", r"ronde|manche"),
     ("fr", r"\bbuil(?:t|ds|ding)\b|(?<!^)\bbuild\b", r"bâti", r"construi"),
+    ("fr", r"\btournaments?\b|\bevents?\b", r"", r"événement"),
     ("fr", r"\bresum", r"relan", r"\brepr(?!endre un tour)"),
     ("fr", r"\btakebacks?\b|\btaken back and\b", r"repri|repren", r"retir|annul"),
     ("fr", SHOGI_DROP, r"parachut", r"\bpos[eéa]"),
