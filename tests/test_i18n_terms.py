@@ -30,6 +30,8 @@ SHOGI_DROP = r"\bdrops?\b|\bdropped (?:on|a)\b"
 BOARD_SIZE = r"\b(?:long|short)[- ]board"
 # R28's reset of a series (a Torii tile's reset is another)
 R28_RESET = r"^(?!.*\btiles?\b).*\breset\b"
+# A direct message from the bot, which the English also calls a DM or a private message
+DIRECT_MESSAGE = r"\bDMs?\b|direct message|private message"
 # (language, the concept in the English, the one word its translation uses (empty: a word
 # a sentence may leave implied), the words it grew beside that one, which the translation of
 # that concept must not use)
@@ -53,6 +55,7 @@ TERMS = [
     ("ja", r"\bplans?\b|\bplanned repl", r"予約", r"予定|プラン|計画"),
     ("ja", r"\bforfeit", r"不戦", r"没収"),
     ("ja", r"\bturns?\b", r"", r"ターン"),
+    ("ja", DIRECT_MESSAGE, r"DM|ダイレクトメッセージ", r"個人メッセージ"),
     ("ja", r"\bdecid|\bdecision", r"決", r"判断"),
     ("ja", FIRST_ROUND, r"一巡", r"ラウンド"),
     ("ja", r"\bmatch(?:es)?\b", r"", r"試合"),
