@@ -47,6 +47,7 @@ TERMS = [
     ("fr", FIRST_ROUND, r"tour de table", r"ronde|manche"),
     ("fr", r"\bbuil(?:t|ds|ding)\b|(?<!^)\bbuild\b", r"bâti", r"construi"),
     ("fr", r"\btournaments?\b|\bevents?\b", r"", r"événement"),
+    ("fr", DIRECT_MESSAGE, r"message", r"\bDMs?\b"),
     ("fr", r"\bresum", r"relan", r"\brepr(?!endre un tour)"),
     ("fr", r"\btakebacks?\b|\btaken back and\b", r"repri|repren", r"retir|annul"),
     ("fr", SHOGI_DROP, r"parachut", r"\bpos[eéa]"),
