@@ -57,6 +57,7 @@ TERMS = [
     ("ja", r"\bplans?\b|\bplanned repl", r"予約", r"予定|プラン|計画"),
     ("ja", r"\bforfeit", r"不戦", r"没収"),
     ("ja", r"\bturns?\b", r"", r"ターン"),
+    ("ja", r"\btiers?\b", r"ティア", r"段階"),
     ("ja", r"\bmissed turns?\b|\bturns? missed\b", r"", r"見逃"),
     ("ja", DIRECT_MESSAGE, r"DM|ダイレクトメッセージ", r"個人メッセージ"),
     ("ja", r"\bdecid|\bdecision", r"決", r"判断"),
