@@ -49,6 +49,7 @@ TERMS = [
     ("fr", r"\btournaments?\b|\bevents?\b", r"", r"événement"),
     ("fr", DIRECT_MESSAGE, r"message", r"\bDMs?\b"),
     ("fr", r"\bsubstitutes?\b", r"remplaçant", r"suppléant"),
+    ("fr", r"\bratings?\b", r"\bcotes?\b", r"\bclassements? (?:stable|le plus|remis|de la)"),
     ("fr", r"\bresum", r"relan", r"\brepr(?!endre un tour)"),
     ("fr", r"\btakebacks?\b|\btaken back and\b", r"repri|repren", r"retir|annul"),
     ("fr", SHOGI_DROP, r"parachut", r"\bpos[eéa]"),
