@@ -32,6 +32,8 @@ BOARD_SIZE = r"\b(?:long|short)[- ]board"
 R28_RESET = r"^(?!.*\btiles?\b).*\breset\b"
 # A direct message from the bot, which the English also calls a DM or a private message
 DIRECT_MESSAGE = r"\bDMs?\b|direct message|private message"
+# An Assassin's search (R41)
+ASSASSIN_SEARCH = r"\bsearch(?:es|ed|ing)?\b"
 # (language, the concept in the English, the one word its translation uses (empty: a word
 # a sentence may leave implied), the words it grew beside that one, which the translation of
 # that concept must not use)
@@ -50,6 +52,7 @@ TERMS = [
     ("fr", DIRECT_MESSAGE, r"message", r"\bDMs?\b"),
     ("fr", r"\bsubstitutes?\b", r"remplaçant", r"suppléant"),
     ("fr", r"\bratings?\b", r"\bcotes?\b", r"\bclassements? (?:stable|le plus|remis|de la)"),
+    ("fr", ASSASSIN_SEARCH, r"fouill", r"recherch"),
     ("fr", r"\bresum", r"relan", r"\brepr(?!endre un tour)"),
     ("fr", r"\btakebacks?\b|\btaken back and\b", r"repri|repren", r"retir|annul"),
     ("fr", SHOGI_DROP, r"parachut", r"\bpos[eéa]"),
@@ -58,6 +61,7 @@ TERMS = [
     ("ja", r"\bplans?\b|\bplanned repl", r"予約", r"予定|プラン|計画"),
     ("ja", r"\bforfeit", r"不戦", r"没収"),
     ("ja", r"\bturns?\b", r"", r"ターン"),
+    ("ja", ASSASSIN_SEARCH, r"捜索", r"探索"),
     ("ja", r"\btiers?\b", r"ティア", r"段階"),
     ("ja", r"\bmissed turns?\b|\bturns? missed\b", r"", r"見逃"),
     ("ja", DIRECT_MESSAGE, r"DM|ダイレクトメッセージ", r"個人メッセージ"),
