@@ -34,6 +34,8 @@ R28_RESET = r"^(?!.*\btiles?\b).*\breset\b"
 DIRECT_MESSAGE = r"\bDMs?\b|direct message|private message"
 # An Assassin's search (R41)
 ASSASSIN_SEARCH = r"\bsearch(?:es|ed|ing)?\b"
+# A Cannon made ready to fire, which must not read as a staged action
+CANNON_READY = r"\b(?:un)?read(?:y|ied|ies)\b"
 # (language, the concept in the English, the one word its translation uses (empty: a word
 # a sentence may leave implied), the words it grew beside that one, which the translation of
 # that concept must not use)
@@ -53,6 +55,7 @@ TERMS = [
     ("fr", r"\bsubstitutes?\b", r"remplaçant", r"suppléant"),
     ("fr", r"\bratings?\b", r"\bcotes?\b", r"\bclassements? (?:stable|le plus|remis|de la)"),
     ("fr", ASSASSIN_SEARCH, r"fouill", r"recherch"),
+    ("fr", CANNON_READY, r"prêt|prépar", r"\bprépar\w*\b(?!(?:-le)? à tirer)"),
     ("fr", r"\bresum", r"relan", r"\brepr(?!endre un tour)"),
     ("fr", r"\btakebacks?\b|\btaken back and\b", r"repri|repren", r"retir|annul"),
     ("fr", SHOGI_DROP, r"parachut", r"\bpos[eéa]"),
@@ -61,6 +64,7 @@ TERMS = [
     ("ja", r"\bplans?\b|\bplanned repl", r"予約", r"予定|プラン|計画"),
     ("ja", r"\bforfeit", r"不戦", r"没収"),
     ("ja", r"\bturns?\b", r"", r"ターン"),
+    ("ja", CANNON_READY, r"砲撃準備", r"(?<!砲撃)準備"),
     ("ja", ASSASSIN_SEARCH, r"捜索", r"探索"),
     ("ja", r"\btiers?\b", r"ティア", r"段階"),
     ("ja", r"\bmissed turns?\b|\bturns? missed\b", r"", r"見逃"),
