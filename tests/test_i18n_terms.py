@@ -56,6 +56,7 @@ TERMS = [
     ("fr", r"\bratings?\b", r"\bcotes?\b", r"\bclassements? (?:stable|le plus|remis|de la)"),
     ("fr", ASSASSIN_SEARCH, r"fouill", r"recherch"),
     ("fr", CANNON_READY, r"prêt|prépar", r"\bprépar\w*\b(?!(?:-le)? à tirer)"),
+    ("fr", r"\bplan(?:s|ned)?\b", r"", r"prépar"),
     ("fr", r"\bresum", r"relan", r"\brepr(?!endre un tour)"),
     ("fr", r"\btakebacks?\b|\btaken back and\b", r"repri|repren", r"retir|annul"),
     ("fr", SHOGI_DROP, r"parachut", r"\bpos[eéa]"),
