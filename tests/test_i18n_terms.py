@@ -89,9 +89,7 @@ def own_words(english: str) -> str:
     return NOTATION.sub(" ", CODE_SPAN.sub(" ", english))
 
 
-def entries(
-    catalog: Catalog, concept: str, flags: re.RegexFlag = re.IGNORECASE
-) -> list[tuple[str, str]]:
+def entries(catalog: Catalog, concept: str, flags: int = re.IGNORECASE) -> list[tuple[str, str]]:
     """Each (English, translation) of ``catalog`` whose English names ``concept`` in its own
     words (not in a command, notation or placeholder, which stay as they are)."""
     found = []
@@ -169,12 +167,10 @@ def test_a_french_match_is_a_partie_outside_a_tournaments_series() -> None:
 
 
 def sent_to() -> dict[str, str]:
-    """The button a text means by "the <Word> button": the label that is that word ("the
-    Play button" is Play, not Play this), else the one label it begins ("the Away button" is
-    Away for a day)."""
-    labels = {label for label, _style in VERBS.values()}
-    first = {label.split()[0]: label for label in sorted(labels, key=len, reverse=True)}
-    return first | {label: label for label in labels if label in first}
+    """The button a text means by "the <Word> button": the shortest label that word begins
+    ("the Play button" is Play, not Play this; "the Away button" is Away for a day)."""
+    labels = sorted({label for label, _style in VERBS.values()}, key=len, reverse=True)
+    return {label.split()[0]: label for label in labels}
 
 
 def buttons_named_otherwise(code: str) -> list[tuple[str, str]]:
