@@ -57,6 +57,7 @@ TERMS = [
     ("fr", ASSASSIN_SEARCH, r"fouill", r"recherch"),
     ("fr", CANNON_READY, r"prêt|prépar", r"\bprépar\w*\b(?!(?:-le)? à tirer)"),
     ("fr", r"\bplan(?:s|ned)?\b", r"", r"prépar"),
+    ("fr", r"\brated opponent", r"partie classée", r"adversaire classé"),
     ("fr", r"\bresum", r"relan", r"\brepr(?!endre un tour)"),
     ("fr", r"\btakebacks?\b|\btaken back and\b", r"repri|repren", r"retir|annul"),
     ("fr", SHOGI_DROP, r"parachut", r"\bpos[eéa]"),
