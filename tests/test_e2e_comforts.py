@@ -187,6 +187,9 @@ async def test_away_days_taken_by_command_and_ended_with_the_button(tmp_path: Pa
         back = await stage.click("ann", "I am back")
         assert back.text == "Welcome back: 2 days given back (9 of 10 left this year).", back.text
         await stage.posted("ann (Challenger) is back early")
+        dm = stage.emu.dm_channel(stage.user["ann"])
+        in_dm = await stage.slash("ann", "away", days=1, channel=dm)
+        assert "the Away for a day button on a reminder" in in_dm.text, in_dm.text
 
 
 def settings_form(stage: Stage, name: str) -> Msg:

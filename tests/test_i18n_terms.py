@@ -193,7 +193,7 @@ def buttons_named_otherwise(code: str) -> list[tuple[str, str]]:
     return found
 
 
-@pytest.mark.parametrize("code", ["fr", "ja"])
+@pytest.mark.parametrize("code", ["de", "es", "fr", "ja", "pt_BR"])
 def test_a_button_sent_to_is_named_by_its_translated_label(code: str) -> None:
     """ "The Away button" of /tora away's refusal is the button "Away for a day": French said
     « le bouton Absent » and Japanese 不在ボタン, neither of which the player sees."""

@@ -15,7 +15,7 @@ from bot.service.people import PlayerSettings, checked_zone, zone
 from bot.service.texts import quote
 
 from .answers import Answer, Unusable
-from .buttons import presses
+from .buttons import label, presses
 from .callers import Caller
 from .notify_form import DISCORD, ME, language_words
 from .parsing import parse_duration
@@ -141,8 +141,10 @@ def _guild(caller: Caller) -> int:
         raise Unusable(
             _(
                 "Away days are per server: use {command} in the server whose matches you "
-                "leave for a while (or the Away button of one of its matches).",
+                "leave for a while (or the {button} button on a reminder of one of its "
+                "matches).",
                 command=slash("tora away"),
+                button=label("away"),
             )
         )
     return caller.guild_id
