@@ -194,7 +194,18 @@ class EventFlow(Running):
         if thread is None:
             thread = await self._board_channel(event, row, names)
             opened = thread
-            await self.transact(lambda tx: tx.set_thread(row.id, opened))
+            # the round's post said each game has a thread of its own: where Discord opened
+            # none, the channel is told, and so are the players of a board left waiting
+            told: list[Post] = []
+            if opened == event.channel_id:
+                here = texts.board_here(event, row, names)
+                told.append(Post(opened, here, mentions=(row.first_id, row.second_id)))
+
+            def chosen(tx: EventTx) -> None:
+                tx.set_thread(row.id, opened)
+                tx.post(told)
+
+            await self.transact(chosen)
         first = User(row.first_id, names.get(row.first_id, "?"))
         second = User(row.second_id, names.get(row.second_id, "?"))
         players = {first.id, second.id}

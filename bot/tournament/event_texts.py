@@ -156,6 +156,21 @@ def game_intro(event: EventRow, row: PairingRow, names: Mapping[int, str]) -> st
     )
 
 
+def board_here(event: EventRow, row: PairingRow, names: Mapping[int, str]) -> str:
+    """The channel's post for a board Discord opened no thread for: the round's post said
+    each game has a thread of its own."""
+    return _(
+        "{event}, round {round}, board {board}: {first} v {second} has no thread of its own "
+        "(Discord opened none here), so its game is played here in this channel, once any "
+        "game playing here is over.",
+        event=title(event),
+        round=row.round,
+        board=row.board,
+        first=name_of(names, row.first_id),
+        second=name_of(names, row.second_id or 0),
+    )
+
+
 def thread_name(event: EventRow, row: PairingRow, names: Mapping[int, str]) -> str:
     return _(
         "{event} r{round}: {first} v {second}",

@@ -339,12 +339,21 @@ class Flow(Running):
         number = state.next_number
         with speaking(await self.language(t.guild_id)):
             name, intro = texts.thread_name(t, row, names), texts.game_intro(t, row, number, names)
+            here = texts.match_here(t, row, names)
         thread = row.thread_id
         if thread is None:
             opened = await self._match_channel(t.channel_id, name)
-            await self.store.tournaments.transact(
-                lambda tx: tx.set_thread(row.id, opened), self.clock.now()
-            )
+            # the tier's post said each match has a thread of its own: where Discord opened
+            # none, the channel is told, and so are the match's players
+            told: list[Post] = []
+            if opened == t.channel_id:
+                told.append(Post(opened, here, mentions=(row.first_id, row.second_id)))
+
+            def chosen(tx: TournamentTx) -> None:
+                tx.set_thread(row.id, opened)
+                tx.post(told)
+
+            await self.store.tournaments.transact(chosen, self.clock.now())
             thread = opened
         own_thread = thread != t.channel_id
         if not own_thread and await self.store.hosting.live_in_channel(thread) is not None:

@@ -48,6 +48,19 @@ def game_intro(t: TournamentRow, row: MatchRow, number: int, names: Mapping[int,
     return _("**{name}**, tier {tier}: {pair}, game {game} (a tie-breaker).", **fields)
 
 
+def match_here(t: TournamentRow, row: MatchRow, names: Mapping[int, str]) -> str:
+    """The channel's post for a match Discord opened no thread for: the tier's post said
+    each match has a thread of its own."""
+    return _(
+        "**{name}**, tier {tier}: {pair} has no thread of its own (Discord opened none here), "
+        "so its games are played here in this channel, one after another, once any game "
+        "playing here is over.",
+        name=escape(t.name),
+        tier=row.tier,
+        pair=versus(row, names),
+    )
+
+
 def thread_name(t: TournamentRow, row: MatchRow, names: Mapping[int, str]) -> str:
     pair = versus(row, names, plain=True)
     return _("{name} - tier {tier}: {pair}", name=t.name, tier=row.tier, pair=pair)[:100]
