@@ -327,6 +327,29 @@ async def test_a_public_board_for_spectators_and_a_private_one_for_players(
     assert (await act.preview(here(CARL), None)).private is True
 
 
+async def test_a_spectators_public_board_names_its_match_and_links_its_page(
+    act: Actions, h: Harness
+) -> None:
+    """carl's `/tora board` where ann and bob play is posted for the channel: it read
+    "Score: ann 0, bob 0. ann (Challenger) to act..." and named neither the match nor its
+    game, and carl had no way to the board on the web. It is headed as the match's posts
+    are, with its page's link, and so is a finished match's board."""
+    from bot.app.links import Links
+    from bot.service.links import LinkRecords
+
+    await start_short(act, h)
+    links = Links(LinkRecords(h.store), "https://tora.example")
+    desk = LadderDesk(h.service, h.store, RecordingThreads())
+    lookups = Lookups(act, desk, links=links)
+    shown = await lookups.board(here(CARL), None)
+    assert not shown.private
+    assert shown.text.startswith("-# Match 1 \u00b7 TORA \u00b7 ann vs bob\n"), shown.text
+    assert [link.url for link in shown.links] == ["https://tora.example/m/1"]
+    assert not (await lookups.board(here(ANN), None)).links  # her own, privately
+    numbered = await lookups.numbered_board(here(CARL), 1)
+    assert [link.url for link in numbered.links] == ["https://tora.example/m/1"]
+
+
 async def test_with_threads_on_a_challenge_gets_its_own_thread(act: Actions, h: Harness) -> None:
     await save_guild(h.store, GUILD, GuildSettings(turn_seconds=3600, threads=True))
     threads = act.threads
@@ -926,6 +949,7 @@ def _reading_lookups(view: object, record: str, paint: Any = None) -> Lookups:
     )  # fmt: skip
     lookups.actions = SimpleNamespace(service=SimpleNamespace(paint=paint or Offload(0).paint))
     lookups.limits = Limits()
+    lookups.links = None
     lookups._gifs = BytesCache(64 * 1024 * 1024)
     lookups._posted = {}
     return lookups
@@ -1051,6 +1075,7 @@ async def test_the_replay_of_a_long_match_shows_its_last_turns_and_says_so() -> 
     lookups.records = SimpleNamespace(match_info=match_info, record=record_of)
     lookups.actions = SimpleNamespace(service=SimpleNamespace(paint=Offload(0).paint))
     lookups.limits = Limits()
+    lookups.links = None
     lookups._gifs = BytesCache(64 * 1024 * 1024)
     lookups._posted = {}
     caller = Caller(User(5, "cy"), guild_id=1, channel_id=100)
