@@ -350,6 +350,24 @@ async def test_a_spectators_public_board_names_its_match_and_links_its_page(
     assert [link.url for link in numbered.links] == ["https://tora.example/m/1"]
 
 
+async def test_a_replay_posted_for_the_channel_names_its_match_and_links_its_page(
+    act: Actions, h: Harness
+) -> None:
+    """carl's `/tora replay` went to the channel as "Match 1, turn by turn.": neither the
+    game nor its players named, where every post of the match is headed with them, and no
+    way to its page. It is headed so, with the Match page's link."""
+    from bot.app.links import Links
+    from bot.service.links import LinkRecords
+
+    await start_short(act, h)
+    links = Links(LinkRecords(h.store), "https://tora.example")
+    lookups = Lookups(act, LadderDesk(h.service, h.store, RecordingThreads()), links=links)
+    shown = await lookups.replay(here(CARL), None, None)
+    assert not shown.private
+    assert shown.text.startswith("-# Match 1 \u00b7 TORA \u00b7 ann vs bob\n"), shown.text
+    assert [link.url for link in shown.links] == ["https://tora.example/m/1"]
+
+
 async def test_with_threads_on_a_challenge_gets_its_own_thread(act: Actions, h: Harness) -> None:
     await save_guild(h.store, GUILD, GuildSettings(turn_seconds=3600, threads=True))
     threads = act.threads
@@ -914,6 +932,11 @@ def test_a_challenge_takes_the_servers_clock_unless_it_names_one() -> None:
     assert (increment.clock, increment.bank_seconds) == ("increment", 0.0)
 
 
+async def _unhosted(_match: int) -> None:
+    """The stand-in records' hosted match: none, so a public answer is not headed."""
+    return None
+
+
 def _reading_lookups(view: object, record: str, paint: Any = None) -> Lookups:
     """``Lookups`` over a stand-in for the records: match 7 (TORA), played in server 1,
     no longer live in the channel; its service draws with ``paint`` (by default in threads,
@@ -945,7 +968,7 @@ def _reading_lookups(view: object, record: str, paint: Any = None) -> Lookups:
     lookups.records = SimpleNamespace(
         match_info=match_info, record=record_of, public_position=public_position,
         player_name=player_name, live_in_channel=live_in_channel,
-        latest_in_channel=latest_in_channel,
+        latest_in_channel=latest_in_channel, hosted=_unhosted,
     )  # fmt: skip
     lookups.actions = SimpleNamespace(service=SimpleNamespace(paint=paint or Offload(0).paint))
     lookups.limits = Limits()
@@ -1072,7 +1095,7 @@ async def test_the_replay_of_a_long_match_shows_its_last_turns_and_says_so() -> 
         return record
 
     lookups = object.__new__(Lookups)
-    lookups.records = SimpleNamespace(match_info=match_info, record=record_of)
+    lookups.records = SimpleNamespace(match_info=match_info, record=record_of, hosted=_unhosted)
     lookups.actions = SimpleNamespace(service=SimpleNamespace(paint=Offload(0).paint))
     lookups.limits = Limits()
     lookups.links = None

@@ -137,7 +137,11 @@ class Lookups:
         and linked to its page: a spectator may come upon it far from those posts."""
         if answer.private or caller.in_dm:
             return answer
-        hosted = await self.records.live_in_channel(caller.channel_id)
+        return await self._named(await self.records.live_in_channel(caller.channel_id), answer)
+
+    async def _named(self, hosted: Hosted | None, answer: Answer) -> Answer:
+        """``answer``, posted for a channel about ``hosted``, headed as the match's own posts
+        are (its number, game and players) and linked to its page on the web board."""
         if hosted is None:
             return answer
         named = match_heading(hosted, await self.actions.listing.players(hosted), localized=True)
@@ -253,7 +257,7 @@ class Lookups:
         if not self._fresh_post(caller.channel_id, info.id):
             again = _("It was posted here a moment ago; this copy is for you alone.")
             return Answer(f"{text} {again}", files)
-        return Answer(text, files, private=False)
+        return await self._named(await self.records.hosted(info.id), Answer(text, files, False))
 
     async def analyse(
         self, caller: Caller, number: int | None, match: str | None
