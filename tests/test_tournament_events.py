@@ -1374,3 +1374,17 @@ async def test_a_board_discord_opens_no_thread_for_is_said_to_play_in_the_channe
     assert [m.text.split(":")[0] for m in told] == [f"{head} 1", f"{head} 2"]
     assert "played here in this channel" in told[1].text
     assert {frozenset(m.mentions) for m in told} == {frozenset((1, 3)), frozenset((2, 4))}
+
+
+async def test_a_rounds_post_tells_spectators_how_to_follow_a_game(h: Harness) -> None:
+    """The round's post in the event's channel lists its boards ("1. p1 v p3") and says each
+    game has its own thread, but not which: a spectator had no way to a game but to hunt
+    through the channel's threads. It names the command that links each game's thread."""
+    desk = await desk_of(h)
+    await create(desk, "Open", "torishogi", "swiss", rounds=3)
+    for n in (1, 2, 3, 4):
+        await desk.join(HERE, user(n), "Open")
+    await desk.begin(HERE, ADMIN, "Open", admin=True)
+    await h.settle()
+    [posted] = [t for t in h.delivery.texts(HERE.channel_id) if "__Round 1 of 3__" in t]
+    assert "follow a game: `/tora-tournament pairings` links its thread" in posted, posted

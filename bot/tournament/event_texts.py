@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 
-from bot.i18n import N_, _, ngettext, pgettext, word
+from bot.i18n import N_, _, ngettext, pgettext, slash, word
 from bot.service.texts import escape, moment
 from rules import game_type
 from storage.competitions.events import RUNNING, EventRow, PairingRow
@@ -126,6 +126,11 @@ def round_opened(
             "Games still running at {deadline} are adjudicated.",
             deadline=moment(deadline, now, localized=True),
         )
+    # the boards are listed before their threads are opened: the command links them
+    text += " " + _(
+        "Anyone may follow a game: {command} links its thread.",
+        command=slash("tora tournament pairings"),
+    )
     return clipped(text, lines)
 
 
