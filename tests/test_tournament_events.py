@@ -1388,3 +1388,21 @@ async def test_a_rounds_post_tells_spectators_how_to_follow_a_game(h: Harness) -
     await h.settle()
     [posted] = [t for t in h.delivery.texts(HERE.channel_id) if "__Round 1 of 3__" in t]
     assert "follow a game: `/tora-tournament pairings` links its thread" in posted, posted
+
+
+async def test_an_event_games_end_post_does_not_call_it_a_casual_match(h: Harness) -> None:
+    """A Swiss's game ended in its thread with "... It was a casual match. The full record is
+    attached.": the spectators (and players) read that it counted for nothing, where its
+    result decides the board in the event. An unrated event's game says it counts in its
+    event."""
+    await slow_swiss(h)
+    board = next(r for r in (await snapshot(h, "Slow")).pairings if r.second_id is not None)
+    assert board.thread_id is not None
+    hosted = await h.store.hosting.live_in_channel(board.thread_id)
+    assert hosted is not None
+    if hosted.phase == "setup":
+        await finish_setup(h, hosted, (user(board.first_id), user(board.second_id or 0)))
+    await h.service.resign(Place(GUILD, board.thread_id), user(board.second_id or 0))
+    await h.settle()
+    [end] = [t for t in h.delivery.texts(board.thread_id) if "The full record is attached" in t]
+    assert "casual" not in end and "It counts in its tournament" in end, end
