@@ -368,6 +368,20 @@ async def test_a_replay_posted_for_the_channel_names_its_match_and_links_its_pag
     assert [link.url for link in shown.links] == ["https://tora.example/m/1"]
 
 
+async def test_a_spectators_board_in_a_channel_of_threaded_matches_points_to_the_threads(
+    act: Actions, h: Harness
+) -> None:
+    """With threads on, ann's match is in a thread of the channel, which the channel's
+    notice links. carl's `/tora board` in the channel itself answered "No match has been
+    played here yet, and you have played none": as if nothing were played there. It says
+    each match here has a thread of its own, where to give the command."""
+    await save_guild(h.store, GUILD, GuildSettings(threads=True))
+    await act.challenge(here(ANN), BOB, ChallengeOptions())
+    lookups = Lookups(act, LadderDesk(h.service, h.store, RecordingThreads()))
+    with pytest.raises(Unusable, match="each match has a thread of its own"):
+        await lookups.board(here(CARL), None)
+
+
 async def test_with_threads_on_a_challenge_gets_its_own_thread(act: Actions, h: Harness) -> None:
     await save_guild(h.store, GUILD, GuildSettings(turn_seconds=3600, threads=True))
     threads = act.threads

@@ -111,6 +111,16 @@ class Lookups:
         for theirs in await self.records.of_user(caller.user.id, 20):
             if theirs.match_id is not None:
                 return theirs.match_id
+        guild = caller.guild_id
+        if guild is not None and caller.text_channel and (await self.records.guild(guild)).threads:
+            # nothing is played in the channel itself, but maybe in its threads
+            raise Unusable(
+                _(
+                    "No match is played in this channel itself: here each match has a thread "
+                    "of its own, which the channel's posts link. Give the command in its "
+                    "thread, or give a match's number."
+                )
+            )
         raise Unusable(
             _(
                 "No match has been played here yet, and you have played none. Give a match's "
