@@ -567,6 +567,6 @@ async def test_a_match_discord_opens_no_thread_for_is_said_to_play_in_the_channe
     the players named, rather than left to look for a thread that is not there."""
     h.threads.no_threads.add(HERE.channel_id)
     await cup(h, ANN, BOB)
-    told = [m for m in h.delivery.channel(HERE.channel_id) if "no thread of its own" in m.text]
-    assert len(told) == 1 and told[0].text.startswith("**Cup**, tier 1: ann v bob")
-    assert "played here in this channel" in told[0].text and set(told[0].mentions) == {1, 2}
+    [told] = [m for m in h.delivery.channel(HERE.channel_id) if "no thread here" in m.text]
+    assert told.text.startswith("**Cup**: Discord opened no thread here for ann v bob, so their")
+    assert set(told.mentions) == {1, 2}

@@ -1360,8 +1360,8 @@ async def test_a_board_discord_opens_no_thread_for_is_said_to_play_in_the_channe
     """The round post says each game is opened in its own thread. Where Discord opens none
     (the bot may not, the server has its 1,000 active threads), the boards play in the
     event's channel one after another: nothing said so, so spectators looked for threads
-    that were not there, and the players of a board waiting its turn heard nothing. Each
-    such board is now announced in the channel, its players named."""
+    that were not there, and the players of a board waiting its turn heard nothing. The
+    channel is told, in one post naming every such board, its players named."""
     h.threads.no_threads.add(HERE.channel_id)
     desk = await desk_of(h)
     await create(desk, "Open", "torishogi", "swiss", rounds=3)
@@ -1369,11 +1369,10 @@ async def test_a_board_discord_opens_no_thread_for_is_said_to_play_in_the_channe
         await desk.join(HERE, user(n), "Open")
     await desk.begin(HERE, ADMIN, "Open", admin=True)
     await h.settle()
-    told = [m for m in h.delivery.channel(HERE.channel_id) if "no thread of its own" in m.text]
-    head = "**Open** (ToriShogi Swiss), round 1, board"
-    assert [m.text.split(":")[0] for m in told] == [f"{head} 1", f"{head} 2"]
-    assert "played here in this channel" in told[1].text
-    assert {frozenset(m.mentions) for m in told} == {frozenset((1, 3)), frozenset((2, 4))}
+    [told] = [m for m in h.delivery.channel(HERE.channel_id) if "no thread here" in m.text]
+    assert told.text.startswith("**Open** (ToriShogi Swiss): Discord opened no thread here")
+    assert told.text.endswith("\nround 1, board 1: p1 v p3\nround 1, board 2: p4 v p2")
+    assert set(told.mentions) == {1, 2, 3, 4}
 
 
 async def test_a_rounds_post_tells_spectators_how_to_follow_a_game(h: Harness) -> None:

@@ -161,19 +161,28 @@ def game_intro(event: EventRow, row: PairingRow, names: Mapping[int, str]) -> st
     )
 
 
-def board_here(event: EventRow, row: PairingRow, names: Mapping[int, str]) -> str:
-    """The channel's post for a board Discord opened no thread for: the round's post said
-    each game has a thread of its own."""
-    return _(
-        "{event}, round {round}, board {board}: {first} v {second} has no thread of its own "
-        "(Discord opened none here), so its game is played here in this channel, once any "
-        "game playing here is over.",
+def boards_here(event: EventRow, rows: Sequence[PairingRow], names: Mapping[int, str]) -> str:
+    """The channel's post for the boards Discord opened no thread for (as many as fit):
+    the round's post said each game has a thread of its own."""
+    head = _(
+        "{event}: Discord opened no thread here for these games, so they are played in this "
+        "channel, one after another, each once the game before it is over:",
         event=title(event),
-        round=row.round,
-        board=row.board,
-        first=name_of(names, row.first_id),
-        second=name_of(names, row.second_id or 0),
     )
+    lines = [
+        (
+            _(
+                "round {round}, board {board}: {first} v {second}",
+                round=row.round,
+                board=row.board,
+                first=name_of(names, row.first_id),
+                second=name_of(names, row.second_id or 0),
+            ),
+            True,
+        )
+        for row in rows
+    ]
+    return clipped(head, lines)
 
 
 def thread_name(event: EventRow, row: PairingRow, names: Mapping[int, str]) -> str:

@@ -3,7 +3,7 @@ and the standings table as text."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from bot.i18n import N_, _, ngettext, pgettext
 from bot.service.phases import ABORTED, CANCELLED
@@ -48,16 +48,14 @@ def game_intro(t: TournamentRow, row: MatchRow, number: int, names: Mapping[int,
     return _("**{name}**, tier {tier}: {pair}, game {game} (a tie-breaker).", **fields)
 
 
-def match_here(t: TournamentRow, row: MatchRow, names: Mapping[int, str]) -> str:
-    """The channel's post for a match Discord opened no thread for: the tier's post said
-    each match has a thread of its own."""
+def matches_here(t: TournamentRow, rows: Sequence[MatchRow], names: Mapping[int, str]) -> str:
+    """The channel's post for the matches Discord opened no thread for: the tier's post
+    said each match has a thread of its own."""
     return _(
-        "**{name}**, tier {tier}: {pair} has no thread of its own (Discord opened none here), "
-        "so its games are played here in this channel, one after another, once any game "
-        "playing here is over.",
+        "**{name}**: Discord opened no thread here for {pairs}, so their games are played in "
+        "this channel, one after another, each once the game before it is over.",
         name=escape(t.name),
-        tier=row.tier,
-        pair=versus(row, names),
+        pairs="; ".join(versus(row, names) for row in rows),
     )
 
 
