@@ -382,6 +382,20 @@ async def test_a_spectators_board_in_a_channel_of_threaded_matches_points_to_the
         await lookups.board(here(CARL), None)
 
 
+async def test_the_channels_pointer_to_a_threaded_match_names_the_match(
+    act: Actions, h: Harness
+) -> None:
+    """With threads on, the channel reads "ann's challenge to bob to a match of TORA is in
+    #thread", the one post about the match there that named no match number (which
+    `/tora board number:` and `/tora replay number:` ask for). It is headed as the match's
+    posts in the thread are."""
+    await save_guild(h.store, GUILD, GuildSettings(threads=True))
+    await act.challenge(here(ANN), BOB, ChallengeOptions())
+    [(channel, notice)] = act.threads.notices  # type: ignore[attr-defined]
+    assert channel == CHANNEL
+    assert notice.startswith("-# Match 1 \u00b7 TORA \u00b7 ann vs bob\nann's challenge"), notice
+
+
 async def test_with_threads_on_a_challenge_gets_its_own_thread(act: Actions, h: Harness) -> None:
     await save_guild(h.store, GUILD, GuildSettings(turn_seconds=3600, threads=True))
     threads = act.threads
