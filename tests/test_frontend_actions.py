@@ -492,7 +492,9 @@ async def test_a_challenge_in_a_thread_needs_send_messages_in_threads(
     the refusal names the permission of the place."""
     allowed = frozenset((permissions.VIEW, permissions.SEND, permissions.ATTACH))
     in_thread = Caller(ANN, GUILD, 701, thread=True, may=allowed)
-    with pytest.raises(Unusable, match=r"\*\*Send Messages in Threads\*\* permissions"):
+    # one permission lacking is named as one: "the ... permissions here ... grant them"
+    # was said of it
+    with pytest.raises(Unusable, match=r"\*\*Send Messages in Threads\*\* permission here"):
         await act.challenge(in_thread, BOB, ChallengeOptions())
     assert await h.service.matches_of(ANN.id) == []
     await act.challenge(here(ANN, may=allowed), BOB, ChallengeOptions())  # a text channel
