@@ -245,8 +245,8 @@ class Actions:
                     caller.user.name, rival, bool(options.ai), terms.title, thread_of
                 )
                 if hosted is not None:  # named as the match's posts in the thread are
-                    named = match_heading(hosted, await self.listing.players(hosted), True)
-                    notice = f"-# {named}\n{notice}"
+                    players = await self.listing.players(hosted)
+                    notice = f"-# {match_heading(hosted, players, localized=True)}\n{notice}"
             await self.threads.notice(caller.channel_id, notice)
             text = _("Your match has its own thread: {thread}.", thread=thread_of)
             text = f"{text} {reply.text}"
