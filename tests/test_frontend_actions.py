@@ -408,6 +408,75 @@ async def test_a_public_board_for_spectators_and_a_private_one_for_players(
     assert (await act.preview(here(CARL), None)).private is True
 
 
+async def test_a_spectators_public_board_names_its_match_and_links_its_page(
+    act: Actions, h: Harness
+) -> None:
+    """carl's `/tora board` where ann and bob play is posted for the channel: it read
+    "Score: ann 0, bob 0. ann (Challenger) to act..." and named neither the match nor its
+    game, and carl had no way to the board on the web. It is headed as the match's posts
+    are, with its page's link, and so is a finished match's board."""
+    from bot.app.links import Links
+    from bot.service.links import LinkRecords
+
+    await start_short(act, h)
+    links = Links(LinkRecords(h.store), "https://tora.example")
+    desk = LadderDesk(h.service, h.store, RecordingThreads())
+    lookups = Lookups(act, desk, links=links)
+    shown = await lookups.board(here(CARL), None)
+    assert not shown.private
+    assert shown.text.startswith("-# Match 1 \u00b7 TORA \u00b7 ann vs bob\n"), shown.text
+    assert [link.url for link in shown.links] == ["https://tora.example/m/1"]
+    assert not (await lookups.board(here(ANN), None)).links  # her own, privately
+    numbered = await lookups.numbered_board(here(CARL), 1)
+    assert [link.url for link in numbered.links] == ["https://tora.example/m/1"]
+
+
+async def test_a_replay_posted_for_the_channel_names_its_match_and_links_its_page(
+    act: Actions, h: Harness
+) -> None:
+    """carl's `/tora replay` went to the channel as "Match 1, turn by turn.": neither the
+    game nor its players named, where every post of the match is headed with them, and no
+    way to its page. It is headed so, with the Match page's link."""
+    from bot.app.links import Links
+    from bot.service.links import LinkRecords
+
+    await start_short(act, h)
+    links = Links(LinkRecords(h.store), "https://tora.example")
+    lookups = Lookups(act, LadderDesk(h.service, h.store, RecordingThreads()), links=links)
+    shown = await lookups.replay(here(CARL), None, None)
+    assert not shown.private
+    assert shown.text.startswith("-# Match 1 \u00b7 TORA \u00b7 ann vs bob\n"), shown.text
+    assert [link.url for link in shown.links] == ["https://tora.example/m/1"]
+
+
+async def test_a_spectators_board_in_a_channel_of_threaded_matches_points_to_the_threads(
+    act: Actions, h: Harness
+) -> None:
+    """With threads on, ann's match is in a thread of the channel, which the channel's
+    notice links. carl's `/tora board` in the channel itself answered "No match has been
+    played here yet, and you have played none": as if nothing were played there. It says
+    each match here has a thread of its own, where to give the command."""
+    await save_guild(h.store, GUILD, GuildSettings(threads=True))
+    await act.challenge(here(ANN), BOB, ChallengeOptions())
+    lookups = Lookups(act, LadderDesk(h.service, h.store, RecordingThreads()))
+    with pytest.raises(Unusable, match="each match has a thread of its own"):
+        await lookups.board(here(CARL), None)
+
+
+async def test_the_channels_pointer_to_a_threaded_match_names_the_match(
+    act: Actions, h: Harness
+) -> None:
+    """With threads on, the channel reads "ann's challenge to bob to a match of TORA is in
+    #thread", the one post about the match there that named no match number (which
+    `/tora board number:` and `/tora replay number:` ask for). It is headed as the match's
+    posts in the thread are."""
+    await save_guild(h.store, GUILD, GuildSettings(threads=True))
+    await act.challenge(here(ANN), BOB, ChallengeOptions())
+    [(channel, notice)] = act.threads.notices  # type: ignore[attr-defined]
+    assert channel == CHANNEL
+    assert notice.startswith("-# Match 1 \u00b7 TORA \u00b7 ann vs bob\nann's challenge"), notice
+
+
 async def test_with_threads_on_a_challenge_gets_its_own_thread(act: Actions, h: Harness) -> None:
     await save_guild(h.store, GUILD, GuildSettings(turn_seconds=3600, threads=True))
     threads = act.threads
@@ -504,7 +573,9 @@ async def test_a_challenge_in_a_thread_needs_send_messages_in_threads(
     the refusal names the permission of the place."""
     allowed = frozenset((permissions.VIEW, permissions.SEND, permissions.ATTACH))
     in_thread = Caller(ANN, GUILD, 701, thread=True, may=allowed)
-    with pytest.raises(Unusable, match=r"\*\*Send Messages in Threads\*\* permissions"):
+    # one permission lacking is named as one: "the ... permissions here ... grant them"
+    # was said of it
+    with pytest.raises(Unusable, match=r"\*\*Send Messages in Threads\*\* permission here"):
         await act.challenge(in_thread, BOB, ChallengeOptions())
     assert await h.service.matches_of(ANN.id) == []
     await act.challenge(here(ANN, may=allowed), BOB, ChallengeOptions())  # a text channel
@@ -972,6 +1043,11 @@ def test_a_challenge_takes_the_servers_clock_unless_it_names_one() -> None:
     assert (increment.clock, increment.bank_seconds) == ("increment", 0.0)
 
 
+async def _unhosted(_match: int) -> None:
+    """The stand-in records' hosted match: none, so a public answer is not headed."""
+    return None
+
+
 def _reading_lookups(view: object, record: str, paint: Any = None) -> Lookups:
     """``Lookups`` over a stand-in for the records: match 7 (TORA), played in server 1,
     no longer live in the channel; its service draws with ``paint`` (by default in threads,
@@ -1003,10 +1079,11 @@ def _reading_lookups(view: object, record: str, paint: Any = None) -> Lookups:
     lookups.records = SimpleNamespace(
         match_info=match_info, record=record_of, public_position=public_position,
         player_name=player_name, live_in_channel=live_in_channel,
-        latest_in_channel=latest_in_channel,
+        latest_in_channel=latest_in_channel, hosted=_unhosted,
     )  # fmt: skip
     lookups.actions = SimpleNamespace(service=SimpleNamespace(paint=paint or Offload(0).paint))
     lookups.limits = Limits()
+    lookups.links = None
     lookups._gifs = BytesCache(64 * 1024 * 1024)
     lookups._posted = {}
     return lookups
@@ -1129,9 +1206,10 @@ async def test_the_replay_of_a_long_match_shows_its_last_turns_and_says_so() -> 
         return record
 
     lookups = object.__new__(Lookups)
-    lookups.records = SimpleNamespace(match_info=match_info, record=record_of)
+    lookups.records = SimpleNamespace(match_info=match_info, record=record_of, hosted=_unhosted)
     lookups.actions = SimpleNamespace(service=SimpleNamespace(paint=Offload(0).paint))
     lookups.limits = Limits()
+    lookups.links = None
     lookups._gifs = BytesCache(64 * 1024 * 1024)
     lookups._posted = {}
     caller = Caller(User(5, "cy"), guild_id=1, channel_id=100)

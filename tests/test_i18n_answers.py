@@ -103,3 +103,19 @@ def test_a_japanese_hint_joins_its_sentences_as_japanese_does() -> None:
     with speaking("ja"):
         hint = hints.hint_text(CTX, staged, ["c"], ["x"])
     assert "盤面に示しています。" in hint and "示しています。 " not in hint, hint
+
+
+def test_a_spectators_press_on_a_players_button_is_refused_in_their_language() -> None:
+    """carl, watching in a German server, pressed a match's Accept the draw (or Give +1
+    day, or `/tora play`): "Only ann (Challenger) and bob (Opposition) play in this match;
+    you are welcome to watch." came in English whatever the language, the catalogs never
+    asked, and did not say how to follow the match. Now in carl's language, naming the
+    command that shows the board."""
+    from bot.service.errors import NotAllowed
+    from bot.service.table import player_side
+
+    table = _table(Terms())
+    with speaking("de"), pytest.raises(NotAllowed) as refused:
+        player_side(table, User(9, "carl"))
+    assert "welcome to watch" not in refused.value.message, refused.value.message
+    assert "`/tora brett`" in refused.value.message

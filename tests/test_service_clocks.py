@@ -294,3 +294,16 @@ async def test_an_answer_left_to_its_deadline_leaves_the_increment_for_the_own_t
     assert "`flip none`" in last_post(h)
     assert (await clocks(h))[1] == 4 * HOUR  # type: ignore[index]
     assert await due_in(h) == 4 * HOUR
+
+
+async def test_a_spectators_rematch_press_says_how_to_play_one_of_their_own(h: Harness) -> None:
+    """cy, watching, pressed the end post's Rematch: "Only the two players of a match that
+    was played can ask for its rematch.", and no word of what cy may do. It names the
+    command that starts a match of cy's own."""
+    await started(h)
+    await h.running.resign(HERE, BOB)
+    await h.settle()
+    end = h.delivery.channel(HERE.channel_id)[-1]
+    assert end.buttons is not None
+    with pytest.raises(Refused, match="Start a match of your own with `/tora challenge`"):
+        await h.running.rematch(HERE, User(3, "cy"), end.buttons.stamp)

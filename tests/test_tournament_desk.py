@@ -557,3 +557,16 @@ async def test_a_full_tournament_refuses_a_registration_naming_its_limit(
     await desk.register(HERE, BOB, "cup", substitute=True)
     with pytest.raises(Refused, match="at most 2 players and substitutes"):
         await desk.register(HERE, CARL, "cup")
+
+
+async def test_a_match_discord_opens_no_thread_for_is_said_to_play_in_the_channel(
+    h: Harness,
+) -> None:
+    """The tier's post says each match is played in its own thread. Where Discord opens
+    none, its games are played in the tournament's channel: the channel is now told so,
+    the players named, rather than left to look for a thread that is not there."""
+    h.threads.no_threads.add(HERE.channel_id)
+    await cup(h, ANN, BOB)
+    [told] = [m for m in h.delivery.channel(HERE.channel_id) if "no thread here" in m.text]
+    assert told.text.startswith("**Cup**: Discord opened no thread here for ann v bob, so their")
+    assert set(told.mentions) == {1, 2}

@@ -1352,3 +1352,56 @@ async def test_an_events_game_is_not_called_casual_where_no_turn_is_taken_back(h
         await h.service.takeback(place, first)
     state = await Boards(h.service).public(hosted.id)
     assert "casual" not in state["terms"].split(", "), state["terms"]
+
+
+async def test_a_board_discord_opens_no_thread_for_is_said_to_play_in_the_channel(
+    h: Harness,
+) -> None:
+    """The round post says each game is opened in its own thread. Where Discord opens none
+    (the bot may not, the server has its 1,000 active threads), the boards play in the
+    event's channel one after another: nothing said so, so spectators looked for threads
+    that were not there, and the players of a board waiting its turn heard nothing. The
+    channel is told, in one post naming every such board, its players named."""
+    h.threads.no_threads.add(HERE.channel_id)
+    desk = await desk_of(h)
+    await create(desk, "Open", "torishogi", "swiss", rounds=3)
+    for n in (1, 2, 3, 4):
+        await desk.join(HERE, user(n), "Open")
+    await desk.begin(HERE, ADMIN, "Open", admin=True)
+    await h.settle()
+    [told] = [m for m in h.delivery.channel(HERE.channel_id) if "no thread here" in m.text]
+    assert told.text.startswith("**Open** (ToriShogi Swiss): Discord opened no thread here")
+    assert told.text.endswith("\nround 1, board 1: p1 v p3\nround 1, board 2: p4 v p2")
+    assert set(told.mentions) == {1, 2, 3, 4}
+
+
+async def test_a_rounds_post_tells_spectators_how_to_follow_a_game(h: Harness) -> None:
+    """The round's post in the event's channel lists its boards ("1. p1 v p3") and says each
+    game has its own thread, but not which: a spectator had no way to a game but to hunt
+    through the channel's threads. It names the command that links each game's thread."""
+    desk = await desk_of(h)
+    await create(desk, "Open", "torishogi", "swiss", rounds=3)
+    for n in (1, 2, 3, 4):
+        await desk.join(HERE, user(n), "Open")
+    await desk.begin(HERE, ADMIN, "Open", admin=True)
+    await h.settle()
+    [posted] = [t for t in h.delivery.texts(HERE.channel_id) if "__Round 1 of 3__" in t]
+    assert "follow a game: `/tora-tournament pairings` links its thread" in posted, posted
+
+
+async def test_an_event_games_end_post_does_not_call_it_a_casual_match(h: Harness) -> None:
+    """A Swiss's game ended in its thread with "... It was a casual match. The full record is
+    attached.": the spectators (and players) read that it counted for nothing, where its
+    result decides the board in the event. An unrated event's game says it counts in its
+    event."""
+    await slow_swiss(h)
+    board = next(r for r in (await snapshot(h, "Slow")).pairings if r.second_id is not None)
+    assert board.thread_id is not None
+    hosted = await h.store.hosting.live_in_channel(board.thread_id)
+    assert hosted is not None
+    if hosted.phase == "setup":
+        await finish_setup(h, hosted, (user(board.first_id), user(board.second_id or 0)))
+    await h.service.resign(Place(GUILD, board.thread_id), user(board.second_id or 0))
+    await h.settle()
+    [end] = [t for t in h.delivery.texts(board.thread_id) if "The full record is attached" in t]
+    assert "casual" not in end and "It counts in its tournament" in end, end

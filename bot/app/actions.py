@@ -241,10 +241,14 @@ class Actions:
         text = reply.text if not unthreaded else f"{reply.text}\n{_no_thread()}"
         if opened:
             thread_of = f"<#{opened[0]}>"
+            hosted = await self.records.live_in_channel(opened[0])
             with speaking(public):
                 notice = _thread_notice(
                     caller.user.name, rival, bool(options.ai), terms.title, thread_of
                 )
+                if hosted is not None:  # named as the match's posts in the thread are
+                    players = await self.listing.players(hosted)
+                    notice = f"-# {match_heading(hosted, players, localized=True)}\n{notice}"
             await self.threads.notice(caller.channel_id, notice)
             text = _("Your match has its own thread: {thread}.", thread=thread_of)
             text = f"{text} {reply.text}"

@@ -57,7 +57,7 @@ class App:
         self.playing = Playing(self.actions, self.board_links)
         self.planning = Planning(self.actions)
         self.setup = SetupForms(self.actions)
-        self.lookups = Lookups(self.actions, ladder, self.limits)
+        self.lookups = Lookups(self.actions, ladder, self.limits, links)
         self.tournaments = Tournaments(tournaments, self.limits)
         self.completions = Completions(self.actions, self.setup, self.tournaments)
         self.sweeping = Sweeping(service)

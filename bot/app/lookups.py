@@ -14,10 +14,11 @@ from bot.i18n import _, current, ngettext, pgettext, slash
 from bot.i18n.words import Language
 from bot.ladder.desk import LadderDesk
 from bot.ladder.queue import AI_FILL_SHORTEST, EXPIRE_AFTER
-from bot.service import Attachment, GuildSettings, Hosted, MatchInfo, Place, Terms, User
+from bot.service import Attachment, GuildSettings, Hosted, Link, MatchInfo, Place, Terms, User
 from bot.service.guild import ClockChoice
+from bot.service.links import page_link
 from bot.service.phases import CHALLENGE
-from bot.service.showing import result_words
+from bot.service.showing import match_heading, result_words
 from bot.service.texts import duration, escape, quote
 from render import HIDDEN, Replay, StatusInfo, board_of, replay_or_why
 from render.eval_chart import evaluation_chart_png
@@ -29,6 +30,7 @@ from .actions import Actions, ClockOptions
 from .answers import Answer, Unusable
 from .callers import Caller
 from .costly import ANALYSES, Limits
+from .links import Links
 from .listing import ending_words
 from .options import match_number
 from .parsing import parse_duration
@@ -39,8 +41,17 @@ REPOST_SECONDS = 300.0  # a replay posted in a channel is not posted there again
 
 
 class Lookups:
-    def __init__(self, actions: Actions, desk: LadderDesk, limits: Limits | None = None) -> None:
+    """``links``: the web board's (None: it is off, and no page is linked)."""
+
+    def __init__(
+        self,
+        actions: Actions,
+        desk: LadderDesk,
+        limits: Limits | None = None,
+        links: Links | None = None,
+    ) -> None:
         self.actions = actions
+        self.links = links
         self.records = actions.service.records
         self.desk = desk
         self.limits = limits or Limits()
@@ -100,6 +111,16 @@ class Lookups:
         for theirs in await self.records.of_user(caller.user.id, 20):
             if theirs.match_id is not None:
                 return theirs.match_id
+        guild = caller.guild_id
+        if guild is not None and caller.text_channel and (await self.records.guild(guild)).threads:
+            # nothing is played in the channel itself, but maybe in its threads
+            raise Unusable(
+                _(
+                    "No match is played in this channel itself: here each match has a thread "
+                    "of its own, which the channel's posts link. Give the command in its "
+                    "thread, or give a match's number."
+                )
+            )
         raise Unusable(
             _(
                 "No match has been played here yet, and you have played none. Give a match's "
@@ -115,11 +136,32 @@ class Lookups:
         live = caller.in_dm or match or await self.records.live_in_channel(caller.channel_id)
         if live:
             try:
-                return await self.actions.board(caller, match)
+                return await self._spectated(caller, await self.actions.board(caller, match))
             except Unusable:
                 if match:
                     raise
         return await self._public_board(caller, await self._match(caller, None, None))
+
+    async def _spectated(self, caller: Caller, answer: Answer) -> Answer:
+        """The public board of the match played here, headed as the match's posts here are
+        and linked to its page: a spectator may come upon it far from those posts."""
+        if answer.private or caller.in_dm:
+            return answer
+        return await self._named(await self.records.live_in_channel(caller.channel_id), answer)
+
+    async def _named(self, hosted: Hosted | None, answer: Answer) -> Answer:
+        """``answer``, posted for a channel about ``hosted``, headed as the match's own posts
+        are (its number, game and players) and linked to its page on the web board."""
+        if hosted is None:
+            return answer
+        named = match_heading(hosted, await self.actions.listing.players(hosted), localized=True)
+        return replace(answer, text=f"-# {named}\n{answer.text}", links=self._page(hosted.id))
+
+    def _page(self, number: int) -> tuple[Link, ...]:
+        """The link to match ``number``'s public page on the web board, if it is on."""
+        if self.links is None:
+            return ()
+        return (page_link(self.links.page_url(number), localized=True),)
 
     async def numbered_board(self, caller: Caller, number: int) -> Answer:
         """The public board of match ``number``, finished or not, shown as its record and
@@ -149,11 +191,9 @@ class Lookups:
                 if ended
                 else _("Match {number} ({game}) is being played:", number=info.id, game=title)
             )
-            return Answer(
-                text,
-                (Attachment("board.png", png),),
-                private=not self._public(caller, info),
-            )
+            public = self._public(caller, info)
+            links = self._page(info.id) if public else ()
+            return Answer(text, (Attachment("board.png", png),), private=not public, links=links)
 
         return await self.limits.pictures.run(caller.user.id, draw)
 
@@ -227,7 +267,7 @@ class Lookups:
         if not self._fresh_post(caller.channel_id, info.id):
             again = _("It was posted here a moment ago; this copy is for you alone.")
             return Answer(f"{text} {again}", files)
-        return Answer(text, files, private=False)
+        return await self._named(await self.records.hosted(info.id), Answer(text, files, False))
 
     async def analyse(
         self, caller: Caller, number: int | None, match: str | None

@@ -7,7 +7,7 @@ bot may do in the caller's channel (``Caller.may``: on Discord the interaction's
 
 from __future__ import annotations
 
-from bot.i18n import N_, _
+from bot.i18n import N_, _, ngettext
 
 from .answers import Unusable
 from .callers import Caller
@@ -40,10 +40,14 @@ def check_match(caller: Caller, *also: str) -> None:
     missing = lacking(caller, *posting(caller), *also)
     if missing:
         raise Unusable(
-            _(
+            ngettext(
+                "I cannot host a match in this channel: I lack the {permissions} permission "
+                "here, so nobody would see its messages. A server admin can grant it to me "
+                "(in this channel's settings or my role's), then try again.",
                 "I cannot host a match in this channel: I lack the {permissions} permissions "
                 "here, so nobody would see its messages. A server admin can grant them to me "
                 "(in this channel's settings or my role's), then try again.",
+                len(missing),
                 permissions=_listed(missing),
             )
         )
@@ -55,11 +59,16 @@ def check_tournament(caller: Caller) -> None:
     missing = lacking(caller, *posting(caller), *THREADS)
     if missing:
         raise Unusable(
-            _(
+            ngettext(
+                "I cannot host a tournament in this channel: I lack the {permissions} "
+                "permission here, where it is announced and its games get their threads. A "
+                "server admin can grant it to me (in this channel's settings or my role's), "
+                "then try again.",
                 "I cannot host a tournament in this channel: I lack the {permissions} "
                 "permissions here, where it is announced and its games get their threads. A "
                 "server admin can grant them to me (in this channel's settings or my role's), "
                 "then try again.",
+                len(missing),
                 permissions=_listed(missing),
             )
         )

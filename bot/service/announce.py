@@ -348,6 +348,8 @@ async def match_end(
             footer = _("It counts for nothing and is not rated.")
         elif table.terms.rated:
             footer = _("The match was rated.")
+        elif table.terms.competition:  # unrated, yet its result scores in its competition
+            footer = _("It counts in its tournament.")
         else:
             footer = _("It was a casual match.")
         offer = _("Either of you may ask for a rematch with the button (colours swapped).")

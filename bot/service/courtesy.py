@@ -128,7 +128,11 @@ async def rematch(ctx: Context, place: Place, user: User, made: Stamp) -> tuple[
     side = old.side_of(user.id)
     if side is None or old.match_id is None:
         raise NotAllowed(
-            _("Only the two players of a match that was played can ask for its rematch.")
+            _(
+                "Only the two players of a match that was played can ask for its rematch. "
+                "Start a match of your own with {command}.",
+                command=ctx.cmd("challenge", localized=True),
+            )
         )
     if old.ending in (ABORTED, CANCELLED):
         raise Refused(

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.i18n import N_, SOURCE, _, current, speaking
+from bot.i18n import N_, SOURCE, _, current, slash, speaking
 from rules import GameState, Side
 from storage import Hosted, Match
 
@@ -215,7 +215,12 @@ def player_side(table: Table, user: User) -> Side:
     side = table.hosted.side_of(user.id)
     if side is None:
         raise NotAllowed(
-            f"Only {table.who(Side.CHALLENGER)} and {table.who(Side.OPPOSITION)} play in this "
-            "match; you are welcome to watch."
+            _(
+                "Only {challenger} and {opposition} play in this match; you are welcome to "
+                "watch. {board} shows its board.",
+                challenger=table.who(Side.CHALLENGER),
+                opposition=table.who(Side.OPPOSITION),
+                board=slash("tora board"),
+            )
         )
     return side

@@ -178,16 +178,33 @@ class EventFlow(Running):
         names = await self.store.events.names(
             p for row in snapshot.pairings for p in (row.first_id, row.second_id) if p
         )
+        unthreaded: list[PairingRow] = []  # boards Discord opened no thread for just now
         for row in snapshot.pairings:
             if row.outcome is None and row.hosted_id is None and row.second_id is not None:
                 try:
-                    await self._open_game(snapshot.event, row, names)
+                    await self._open_game(snapshot.event, row, names, unthreaded)
                 except LeaseLost:
                     raise  # another process goes on from what is stored
                 except Exception:  # tried again at the next step; the others go on
                     log.exception("event board %d: its game could not be opened", row.id)
+        if unthreaded:
+            await self._tell_unthreaded(snapshot.event, unthreaded, names)
 
-    async def _open_game(self, event: EventRow, row: PairingRow, names: dict[int, str]) -> None:
+    async def _tell_unthreaded(
+        self, event: EventRow, rows: list[PairingRow], names: dict[int, str]
+    ) -> None:
+        """The round's post said each game has a thread of its own: where Discord opened
+        none, the channel is told, in one post, and so are the players of the boards left
+        waiting their turn there (a crash before it loses only this post)."""
+        players = dict.fromkeys(p for row in rows for p in (row.first_id, row.second_id) if p)
+        post = Post(event.channel_id, texts.boards_here(event, rows, names), mentions=(*players,))
+        await self.transact(lambda tx: tx.post([post]))
+
+    async def _open_game(
+        self, event: EventRow, row: PairingRow, names: dict[int, str], unthreaded: list[PairingRow]
+    ) -> None:
+        """Open the board's game, in a thread opened first (``unthreaded`` gets the board
+        when Discord opens none, and its game is played in the event's channel)."""
         assert row.second_id is not None
         self.check_lease()
         thread = row.thread_id
@@ -195,6 +212,8 @@ class EventFlow(Running):
             thread = await self._board_channel(event, row, names)
             opened = thread
             await self.transact(lambda tx: tx.set_thread(row.id, opened))
+            if opened == event.channel_id:
+                unthreaded.append(row)
         first = User(row.first_id, names.get(row.first_id, "?"))
         second = User(row.second_id, names.get(row.second_id, "?"))
         players = {first.id, second.id}

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 
-from bot.i18n import N_, _, ngettext, pgettext, word
+from bot.i18n import N_, _, ngettext, pgettext, slash, word
 from bot.service.texts import escape, moment
 from rules import game_type
 from storage.competitions.events import RUNNING, EventRow, PairingRow
@@ -126,6 +126,11 @@ def round_opened(
             "Games still running at {deadline} are adjudicated.",
             deadline=moment(deadline, now, localized=True),
         )
+    # the boards are listed before their threads are opened: the command links them
+    text += " " + _(
+        "Anyone may follow a game: {command} links its thread.",
+        command=slash("tora tournament pairings"),
+    )
     return clipped(text, lines)
 
 
@@ -154,6 +159,30 @@ def game_intro(event: EventRow, row: PairingRow, names: Mapping[int, str]) -> st
         first=name_of(names, row.first_id),
         second=name_of(names, row.second_id or 0),
     )
+
+
+def boards_here(event: EventRow, rows: Sequence[PairingRow], names: Mapping[int, str]) -> str:
+    """The channel's post for the boards Discord opened no thread for (as many as fit):
+    the round's post said each game has a thread of its own."""
+    head = _(
+        "{event}: Discord opened no thread here for these games, so they are played in this "
+        "channel, one after another, each once the game before it is over:",
+        event=title(event),
+    )
+    lines = [
+        (
+            _(
+                "round {round}, board {board}: {first} v {second}",
+                round=row.round,
+                board=row.board,
+                first=name_of(names, row.first_id),
+                second=name_of(names, row.second_id or 0),
+            ),
+            True,
+        )
+        for row in rows
+    ]
+    return clipped(head, lines)
 
 
 def thread_name(event: EventRow, row: PairingRow, names: Mapping[int, str]) -> str:

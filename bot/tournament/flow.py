@@ -29,9 +29,11 @@ from storage.competitions.tournaments import (
     CANCELLED,
     OPEN,
     RUNNING,
+    MatchRow,
     RankChange,
     RankRow,
     Snapshot,
+    TournamentRow,
     TournamentTx,
 )
 from storage.hosting.sharing import LeaseLost
@@ -318,6 +320,7 @@ class Flow(Running):
         if snapshot.tournament.status != RUNNING:
             return
         names = await self.names(snapshot)
+        unthreaded: list[MatchRow] = []  # matches Discord opened no thread for just now
         for state in states(snapshot):
             row = state.row
             if row.tier != snapshot.tournament.tier or row.winner_id is not None:
@@ -325,15 +328,35 @@ class Flow(Running):
             if state.open_game is not None:
                 continue
             try:
-                await self._open_game(snapshot, state, names)
+                await self._open_game(snapshot, state, names, unthreaded)
             except LeaseLost:
                 raise  # another process goes on from what is stored
             except Exception:  # tried again at the next step; the others go on
                 log.exception("tournament match %d: its next game could not be opened", row.id)
+        if unthreaded:
+            await self._tell_unthreaded(snapshot.tournament, unthreaded, names)
+
+    async def _tell_unthreaded(
+        self, t: TournamentRow, rows: list[MatchRow], names: Mapping[int, str]
+    ) -> None:
+        """The tier's post said each match has a thread of its own: where Discord opened
+        none, the channel is told, in one post, and so are those matches' players (a crash
+        before it loses only this post)."""
+        with speaking(await self.language(t.guild_id)):
+            text = texts.matches_here(t, rows, names)
+        players = dict.fromkeys(p for row in rows for p in (row.first_id, row.second_id))
+        post = Post(t.channel_id, text, mentions=(*players,))
+        await self.store.tournaments.transact(lambda tx: tx.post([post]), self.clock.now())
 
     async def _open_game(
-        self, snapshot: Snapshot, state: MatchState, names: Mapping[int, str]
+        self,
+        snapshot: Snapshot,
+        state: MatchState,
+        names: Mapping[int, str],
+        unthreaded: list[MatchRow],
     ) -> None:
+        """Open the match's next game, in a thread opened first (``unthreaded`` gets the
+        match when Discord opens none, and its games are played in the channel)."""
         self.check_lease()
         t, row = snapshot.tournament, state.row
         number = state.next_number
@@ -346,6 +369,8 @@ class Flow(Running):
                 lambda tx: tx.set_thread(row.id, opened), self.clock.now()
             )
             thread = opened
+            if opened == t.channel_id:
+                unthreaded.append(row)
         own_thread = thread != t.channel_id
         if not own_thread and await self.store.hosting.live_in_channel(thread) is not None:
             log.info("tournament match %d waits for channel %d's game to end", row.id, thread)

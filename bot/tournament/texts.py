@@ -3,7 +3,7 @@ and the standings table as text."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from bot.i18n import N_, _, ngettext, pgettext
 from bot.service.phases import ABORTED, CANCELLED
@@ -46,6 +46,17 @@ def game_intro(t: TournamentRow, row: MatchRow, number: int, names: Mapping[int,
     if number <= 4:
         return _("**{name}**, tier {tier}: {pair}, game {game} of 4.", **fields)
     return _("**{name}**, tier {tier}: {pair}, game {game} (a tie-breaker).", **fields)
+
+
+def matches_here(t: TournamentRow, rows: Sequence[MatchRow], names: Mapping[int, str]) -> str:
+    """The channel's post for the matches Discord opened no thread for: the tier's post
+    said each match has a thread of its own."""
+    return _(
+        "**{name}**: Discord opened no thread here for {pairs}, so their games are played in "
+        "this channel, one after another, each once the game before it is over.",
+        name=escape(t.name),
+        pairs="; ".join(versus(row, names) for row in rows),
+    )
 
 
 def thread_name(t: TournamentRow, row: MatchRow, names: Mapping[int, str]) -> str:
