@@ -341,6 +341,11 @@ class GameState(Protocol[A, E_co, T, V_co]):
         """Take back the last staged action; returns its notation."""
         ...
 
+    def can_undo(self) -> bool:
+        """Whether ``undo`` would take an action back now (something is staged, and no
+        action the rules never take back holds it: TORA's search, R10)."""
+        ...
+
     def take_back(self, index: int) -> str:
         """Take back staged action ``index`` (from 0), replaying the later ones."""
         ...

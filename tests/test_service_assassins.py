@@ -171,3 +171,27 @@ async def test_r41_each_player_is_offered_only_their_own_free_start_squares(h: H
     await service.setup(HERE, ANN, {"ruler": "Q", "assassin": "v3h17"})
     await service.setup(HERE, BOB, {"ruler": "K", "assassin": "none"})
     assert await service.offered(HERE, ANN, "assassin") == []  # the game is on
+
+
+async def test_r43_after_a_search_nothing_offers_to_take_it_back(h: Harness) -> None:
+    """bob searched with an Archer (R43): his reply said "take one back with `/tora undo`"
+    beside an Undo button, and his Play panel and web page offered Undo too, each refused
+    (R10: nothing is taken back past a search); with nothing staged ``/tora board`` offered
+    it as well. Now Undo is offered only while it takes an action back: the move staged
+    after the search."""
+    world = World(h, "v3h17")
+    await world.start()
+    service = h.service
+    await world.end(ANN)
+    idle = await service.board(HERE, BOB)
+    assert "Nothing staged this turn yet." in idle.text and "/tora undo" not in idle.text
+    searched = await service.play(HERE, BOB, "A v3h4 search", menu=True)
+    assert "2 actions left: play another with `/tora act`, or end your turn" in searched.text
+    assert searched.buttons == ("play", "end", "preview")
+    assert searched.menu is not None and not searched.menu.undoable
+    assert not (await service.look(1, Side.OPPOSITION)).moves.undoable  # the web page's
+    moved = await service.play(HERE, BOB, "S v9h5-v9h6", menu=True)
+    assert "take one back with `/tora undo`" in moved.text
+    assert moved.buttons == ("play", "end", "undo", "preview")
+    assert moved.menu is not None and moved.menu.undoable
+    assert (await service.look(1, Side.OPPOSITION)).moves.undoable

@@ -54,6 +54,7 @@ class Moves:
     one_move: bool = False
     # the turn asks no move but a decision (Torii's Monkey, TI15) or its forced pass (TI8)
     decision: bool = False
+    undoable: bool = False  # Undo would take an action back (none past a search, R10)
 
 
 @dataclass(frozen=True)
@@ -197,6 +198,7 @@ class Looking(Host):
             base.prompt(),
             game_type(game.game_type).one_move,
             picking.decides(view),
+            game.can_undo(),
         )
 
     async def warnings(self, hosted_id: int, viewer: Side, group: str) -> dict[str, str]:

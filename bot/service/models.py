@@ -73,4 +73,6 @@ class Menu:
     # pass (TI8): nothing for the picture to letter
     decision: bool = False
     letters: tuple[tuple[str, str], ...] = ()  # (square, letter), as ``picture`` shows them
+    # Undo would take an action back: one is staged and no search holds it (R10)
+    undoable: bool = False
     picture: Attachment | None = None  # the player's board, the group's piece pointed out

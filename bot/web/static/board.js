@@ -476,7 +476,9 @@ function renderPlayer(state) {
   document.body.dataset.staged = String(staged.length); // for tests and styles alike
   $("prompt").textContent = acting ? state.prompt || t("your-turn") : "";
   $("legend").hidden = !acting;
-  $("undo").disabled = !acting || staged.length === 0;
+  // Undo only while it takes something back: nothing staged, or a search holding it
+  // (R10), would leave it a dead button
+  $("undo").disabled = !acting || !state.undoable;
   $("end").disabled = !acting;
   const playing = state.phase === "playing";
   $("resign").disabled = !playing;
