@@ -8,7 +8,9 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from bot.service import Place, Terms, User
+import pytest
+
+from bot.service import Place, Refused, Terms, User
 from bot.service.testing import Harness
 from rules.tora import Game, Options, Side
 
@@ -195,3 +197,24 @@ async def test_r43_after_a_search_nothing_offers_to_take_it_back(h: Harness) -> 
     assert moved.buttons == ("play", "end", "undo", "preview")
     assert moved.menu is not None and moved.menu.undoable
     assert (await service.look(1, Side.OPPOSITION)).moves.undoable
+
+
+async def test_r41_a_setup_command_without_answers_shows_the_choices_so_far(h: Harness) -> None:
+    """ann had chosen her strategy and her Assassin's secret square, then typed
+    ``/tora setup`` alone to see where she stood: she was told to choose everything again
+    ("Tell me what you choose (your strategy, your Ruler and your Assassin's start square")
+    as if nothing were chosen. Now she is shown what she chose and what is left."""
+    service = h.service
+    await service.challenge(HERE, ANN, BOB, TERMS)
+    await service.accept(HERE, BOB)
+    with pytest.raises(Refused, match=r"Tell me what you choose \(your strategy, your Ruler"):
+        await service.setup(HERE, ANN, {})
+    await service.setup(HERE, ANN, {"strategy": "aggressive", "assassin": "v3h17"})
+    with pytest.raises(Refused) as asked:
+        await service.setup(HERE, ANN, {})
+    said = str(asked.value)
+    assert "strategy aggressive and Assassin starts on v3h17" in said
+    assert "Still to choose: your Ruler." in said and "your strategy" not in said
+    await service.setup(HERE, ANN, {"ruler": "Q"})
+    with pytest.raises(Refused, match="That is all; the game starts when bob"):
+        await service.setup(HERE, ANN, {})
