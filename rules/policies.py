@@ -220,6 +220,9 @@ class Policies(ABC, Generic[G]):
     def final_summary(self, view: GameView[Any], names: Sequence[str]) -> str:
         return view.summary(names)
 
+    def end_notes(self, game: G, names: Sequence[str]) -> list[str]:
+        return []
+
     def private_notes(self, view: GameView[Any]) -> list[str]:
         return []
 

@@ -737,6 +737,11 @@ class GameType(Protocol[G]):
         """The state in a line once the game is over ("Final score: ...")."""
         ...
 
+    def end_notes(self, game: G, names: Sequence[str]) -> list[str]:
+        """What the match's end makes public that no turn said (TORA: the record of each
+        Assassin still hidden, R44)."""
+        ...
+
     def private_notes(self, view: GameView[Any]) -> list[str]:
         """What a player's own board adds for them (TORA: their hidden Assassin's record)."""
         ...

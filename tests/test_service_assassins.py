@@ -218,3 +218,25 @@ async def test_r41_a_setup_command_without_answers_shows_the_choices_so_far(h: H
     await service.setup(HERE, ANN, {"ruler": "Q"})
     with pytest.raises(Refused, match="That is all; the game starts when bob"):
         await service.setup(HERE, ANN, {})
+
+
+async def test_r44_the_end_post_publishes_the_records_of_the_assassins_still_hidden(
+    h: Harness,
+) -> None:
+    """bob resigned while both Assassins were hidden: the end post said only "The full record
+    is attached", so the channel never learnt where they had been unless someone opened the
+    file, where a reveal during the game says the record in the post (R44). Now the end post
+    says the record of each Assassin that stayed hidden."""
+    world = World(h, "v3h17")
+    await world.start()
+    await world.act(ANN, "X v3h17-v4h16")
+    await world.end(ANN)
+    await h.service.resign(HERE, BOB)
+    await h.settle()
+    final = h.delivery.channel(HERE.channel_id)[-1].text
+    assert final.startswith("bob (Opposition) resigns.")
+    assert (
+        "\nann's Assassin stayed hidden; its record is public now (R44): start v3h17; "
+        "round 1: X v3h17-v4h16.\nbob's Assassin stayed hidden; its record is public now "
+        "(R44): start v17h1." in final
+    )
