@@ -520,9 +520,11 @@ function renderDecisions() {
   }));
 }
 
+/** The setup questions while the setup lasts: a finished setup may still change until the
+ * game starts, so its free squares still take a click (R41). */
 function setupFields() {
-  const setup = ui.state && ui.state.setup;
-  return setup && !setup.done ? setup.fields || [] : [];
+  const setup = ui.state && ui.state.phase === "setup" && ui.state.setup;
+  return setup ? setup.fields || [] : [];
 }
 
 /** The setup question a square answers (TORA's Assassin square), if any. */
