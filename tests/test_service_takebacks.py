@@ -450,3 +450,16 @@ async def test_a_posts_button_from_before_a_takeback_is_stale_on_the_replayed_tu
     now = next(m.buttons.stamp for m in reversed(posted) if "give" in m.buttons.verbs)  # type: ignore[union-attr]
     assert (now.turn, now.back) == (2, 1)
     await h.running.give_time(HERE, ANN, expect=now)
+
+
+async def test_the_asker_of_a_takeback_is_told_of_their_own_last_turn(h: Harness) -> None:
+    """ann asked to take back the turn she had just ended: she was answered "You proposed a
+    takeback of their last turn", and asking again "You have already proposed a takeback of
+    their last turn", as if it were bob's. Now both speak of her own ("your last turn"),
+    where the channel's post says "their"."""
+    await started(h)
+    await turn(h, ANN, "c3c4")
+    asked = await h.running.takeback(HERE, ANN)
+    assert asked.text == "You proposed a takeback of your last turn (it is played again)."
+    with pytest.raises(Refused, match="already proposed a takeback of your last turn"):
+        await h.running.takeback(HERE, ANN)
