@@ -223,6 +223,9 @@ class Policies(ABC, Generic[G]):
     def end_notes(self, game: G, names: Sequence[str]) -> list[str]:
         return []
 
+    def turn_hints(self, game: G) -> list[str]:
+        return []
+
     def private_notes(self, view: GameView[Any]) -> list[str]:
         return []
 

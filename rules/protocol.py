@@ -742,6 +742,11 @@ class GameType(Protocol[G]):
         Assassin still hidden, R44)."""
         ...
 
+    def turn_hints(self, game: G) -> list[str]:
+        """For the player to act alone, what they may do now and at no other time (TORA:
+        the free take of the Assassin their search has just revealed, R43)."""
+        ...
+
     def private_notes(self, view: GameView[Any]) -> list[str]:
         """What a player's own board adds for them (TORA: their hidden Assassin's record)."""
         ...

@@ -240,3 +240,24 @@ async def test_r44_the_end_post_publishes_the_records_of_the_assassins_still_hid
         "round 1: X v3h17-v4h16.\nbob's Assassin stayed hidden; its record is public now "
         "(R44): start v17h1." in final
     )
+
+
+async def test_r43_a_search_that_finds_the_assassin_says_it_may_be_taken_for_free(
+    h: Harness,
+) -> None:
+    """bob's Archer searched and revealed ann's Assassin next to it: the reply said only
+    "(the Assassin is revealed on v3h6)" and "2 actions left", never that the Archer could
+    take it at once at no cost (R43), which only the very next action may do. Now the reply
+    says so, with the actions that do it, and says it no more once the chance is gone."""
+    world = World(h, "v3h17")
+    await world.start()
+    for walk in ("X v3h17-v3h14", "X v3h14-v3h11", "X v3h11-v3h8"):
+        await world.act(ANN, walk)
+    await world.end(ANN)
+    await world.end(BOB)
+    await world.act(ANN, "X v3h8-v3h6 x v3h5")
+    await world.end(ANN)
+    found = await h.service.play(HERE, BOB, "A v3h4-v3h5 search")
+    assert "(R43), with one of: `A v3h5 x v3h6`; `A v3h5-v3h6`." in found.text, found.text
+    taken = await h.service.play(HERE, BOB, "A v3h5 x v3h6")
+    assert "R43" not in taken.text

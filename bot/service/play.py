@@ -276,6 +276,7 @@ def staged_text(ctx: Context, table: Table) -> str:
     lines = [_("Staged this turn:")] + [f"{n}. {text}" for n, text in enumerate(staged, 1)]
     if not staged:
         lines = [_("Nothing staged this turn yet.")]
+    lines += [word(hint) for hint in game_type(game.game_type).turn_hints(game)]
     lines.append(_next_steps(ctx, game))
     return "\n".join(lines)
 

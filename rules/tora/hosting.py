@@ -243,6 +243,21 @@ def end_notes(game: Game, names: Sequence[str]) -> list[str]:
     ]
 
 
+def turn_hints(game: Game) -> list[str]:
+    """What the player to act may do now and at no other time: the free take of the
+    Assassin their search has just revealed (R43), which only the very next action is."""
+    takes = game.free_takes()
+    if not takes:
+        return []
+    return [
+        msg(
+            "Your search found the Assassin: the searching piece may take it now at no "
+            "cost, as your very next action (R43), with one of: {actions}.",
+            actions="; ".join(f"`{take}`" for take in takes),
+        )
+    ]
+
+
 def record_words(record: Sequence[str]) -> str:
     """An Assassin's record (R44), its lines (``start v9h17``, ``round 3: X v9h13-v9h12``)
     one after another."""
@@ -428,6 +443,9 @@ class ToraPolicies(Policies[Game]):
 
     def end_notes(self, game: Game, names: Sequence[str]) -> list[str]:
         return end_notes(game, names)
+
+    def turn_hints(self, game: Game) -> list[str]:
+        return turn_hints(game)
 
     def private_notes(self, view: GameView[Any]) -> list[str]:
         record = _tora_view(view).private_record
