@@ -10,8 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from bot.app import Caller
+from bot.app.actions import Actions
+from bot.app.menus import ACT, Nav
+from bot.app.playing import Playing
+from bot.i18n import word
 from bot.service import Place, Refused, Terms, User
-from bot.service.testing import Harness
+from bot.service.testing import Harness, RecordingThreads
 from rules.tora import Game, Options, Side
 
 HERE = Place(guild_id=1, channel_id=100)
@@ -261,3 +266,35 @@ async def test_r43_a_search_that_finds_the_assassin_says_it_may_be_taken_for_fre
     assert "(R43), with one of: `A v3h5 x v3h6`; `A v3h5-v3h6`." in found.text, found.text
     taken = await h.service.play(HERE, BOB, "A v3h5 x v3h6")
     assert "R43" not in taken.text
+
+
+async def test_r43_the_play_panel_and_web_page_say_the_found_assassin_may_be_taken_for_free(
+    h: Harness,
+) -> None:
+    """The free take of the Assassin a search revealed (R43) was said in the reply of
+    ``/tora act`` alone: the Play panel showed the staged search and the menus, the web page
+    its prompt, and neither said the searching piece could take it at no cost now."""
+    world = World(h, "v3h17")
+    await world.start()
+    for walk in ("X v3h17-v3h14", "X v3h14-v3h11", "X v3h11-v3h8"):
+        await world.act(ANN, walk)
+    await world.end(ANN)
+    await world.end(BOB)
+    await world.act(ANN, "X v3h8-v3h6 x v3h5")
+    await world.end(ANN)
+    playing = Playing(Actions(h.service, RecordingThreads()))
+    opened = await playing.open(Caller(BOB, HERE.guild_id, HERE.channel_id), None)
+    assert opened.stamp is not None
+    search = "A v3h4-v3h5 search"
+    group = next(c.group for c in world.shadow.choices() if c.notation == search)
+    panel = await playing.act(
+        Caller(BOB, HERE.guild_id, HERE.channel_id),
+        HERE.channel_id,
+        opened.stamp,
+        Nav(group=group),
+        ACT + search,
+    )
+    hint = "may take it now at no cost, as your very next action (R43), with one of: `A v3h5 x"
+    assert hint in panel.text, panel.text
+    moves = (await h.service.look(1, Side.OPPOSITION)).moves
+    assert moves is not None and any(hint in word(said) for said in moves.hints)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from bot.i18n import N_, _
+from bot.i18n import N_, _, word
 from bot.service import (
     ActionRefused,
     Attachment,
@@ -239,6 +239,7 @@ def _panel(
     if menu.staged:
         so_far = "; ".join(f"{n}. {t}" for n, t in enumerate(menu.staged, 1))
         lines.append(_("This turn so far: {actions}", actions=so_far))
+    lines += [word(hint) for hint in menu.hints]
     lines.append(_what_next(menu))
     if any(choice.warning for choice in menu.choices):
         lines.append(

@@ -55,6 +55,7 @@ class Moves:
     # the turn asks no move but a decision (Torii's Monkey, TI15) or its forced pass (TI8)
     decision: bool = False
     undoable: bool = False  # Undo would take an action back (none past a search, R10)
+    hints: tuple[str, ...] = ()  # what may be done now alone (TORA's free take, R43)
 
 
 @dataclass(frozen=True)
@@ -199,6 +200,7 @@ class Looking(Host):
             game_type(game.game_type).one_move,
             picking.decides(view),
             game.can_undo(),
+            tuple(game_type(game.game_type).turn_hints(game)),
         )
 
     async def warnings(self, hosted_id: int, viewer: Side, group: str) -> dict[str, str]:

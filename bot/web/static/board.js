@@ -474,7 +474,9 @@ function renderPlayer(state) {
   const acting = myTurn();
   const staged = state.staged || [];
   document.body.dataset.staged = String(staged.length); // for tests and styles alike
-  $("prompt").textContent = acting ? state.prompt || t("your-turn") : "";
+  // what may be done now alone (TORA's free take of a found Assassin, R43) follows the prompt
+  const prompt = [state.prompt || t("your-turn"), ...(state.hints || [])].join(" ");
+  $("prompt").textContent = acting ? prompt : "";
   $("legend").hidden = !acting;
   // Undo only while it takes something back: nothing staged, or a search holding it
   // (R10), would leave it a dead button
