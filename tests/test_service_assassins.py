@@ -298,3 +298,16 @@ async def test_r43_the_play_panel_and_web_page_say_the_found_assassin_may_be_tak
     assert hint in panel.text, panel.text
     moves = (await h.service.look(1, Side.OPPOSITION)).moves
     assert moves is not None and any(hint in word(said) for said in moves.hints)
+
+
+async def test_r41_a_setup_answer_after_the_start_says_the_setup_is_settled(h: Harness) -> None:
+    """ann tried to move her Assassin's start square once the game had begun: she was told
+    only "The game is under way, so that cannot be done now.", as any command out of its
+    phase is. Now she is told the setup can no longer change, and where to see her board."""
+    world = World(h, "v3h17")
+    await world.start()
+    with pytest.raises(Refused) as late:
+        await h.service.setup(HERE, ANN, {"assassin": "v4h17"})
+    assert str(late.value) == (
+        "The game has begun, so the setup can no longer change: `/tora board` shows your own board."
+    )

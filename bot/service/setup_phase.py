@@ -71,9 +71,17 @@ def complete(terms: Terms, choice: SetupChoice) -> bool:
 
 async def choose(ctx: Context, table: Table, user: User, given: Mapping[str, str]) -> Reply:
     """A player's setup answers by question name (TORA's ``strategy``, ``ruler`` and
-    ``assassin``, Torii's ``spirit``): any of them at a time."""
+    ``assassin``, Torii's ``spirit``): any of them at a time; refused once the game began."""
     hosted = table.hosted
     side = player_side(table, user)
+    if hosted.phase == PLAYING:
+        raise Refused(
+            _(
+                "The game has begun, so the setup can no longer change: {command} shows your "
+                "own board.",
+                command=ctx.cmd("board", localized=True),
+            )
+        )
     before = await ctx.store.hosting.private_setup_choice(hosted.id, side) or SetupChoice()
     if not given:
         raise Refused(_unanswered(ctx, table, side, before))
