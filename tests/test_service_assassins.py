@@ -12,7 +12,9 @@ import pytest
 
 from bot.app import Caller
 from bot.app.actions import Actions
+from bot.app.boards import Boards
 from bot.app.menus import ACT, Nav
+from bot.app.page_words import next_step
 from bot.app.playing import Playing
 from bot.i18n import word
 from bot.service import Place, Refused, Terms, User
@@ -311,3 +313,24 @@ async def test_r41_a_setup_answer_after_the_start_says_the_setup_is_settled(h: H
     assert str(late.value) == (
         "The game has begun, so the setup can no longer change: `/tora board` shows your own board."
     )
+
+
+async def test_r43_the_pages_next_step_after_a_search_offers_no_undo(h: Harness) -> None:
+    """bob searched on his web page (R43): the page said "2 actions left: click the next
+    piece, Undo the last one, or End turn." though its Undo was off (R10: nothing is taken
+    back past a search). Now it offers Undo only while it takes an action back."""
+    world = World(h, "v3h17")
+    await world.start()
+    await world.end(ANN)
+    boards = Boards(h.service)
+    await h.service.play(HERE, BOB, "A v3h4 search")
+    state = await boards.mine(1, Side.OPPOSITION)
+    assert next_step(state) == "2 actions left: click the next piece, or End turn."
+    await h.service.play(HERE, BOB, "S v9h5-v9h6")
+    state = await boards.mine(1, Side.OPPOSITION)
+    assert (
+        next_step(state) == "1 action left: click the next piece, Undo the last one, or End turn."
+    )
+    await h.service.play(HERE, BOB, "A v8h4 search")
+    state = await boards.mine(1, Side.OPPOSITION)
+    assert next_step(state) == "No actions left: End turn."
