@@ -14,9 +14,9 @@ from bot.app import Caller
 from bot.app.actions import Actions
 from bot.app.boards import Boards
 from bot.app.menus import ACT, Nav
-from bot.app.page_words import next_step
+from bot.app.page_words import next_step, setup_text
 from bot.app.playing import Playing
-from bot.i18n import word
+from bot.i18n import speaking, word
 from bot.service import Place, Refused, Terms, User
 from bot.service.testing import Harness, RecordingThreads
 from rules.tora import Game, Options, Side
@@ -334,3 +334,15 @@ async def test_r43_the_pages_next_step_after_a_search_offers_no_undo(h: Harness)
     await h.service.play(HERE, BOB, "A v8h4 search")
     state = await boards.mine(1, Side.OPPOSITION)
     assert next_step(state) == "No actions left: End turn."
+
+
+async def test_r41_the_setup_page_names_the_side_as_the_game_does(h: Harness) -> None:
+    """ann's setup page said "You play the challenger and move first." (in German "Du
+    spielst die Seite challenger"): the side in lower-case English, where every other text
+    names it as the rule book does, "Challenger", a game term in every language."""
+    await h.service.challenge(HERE, ANN, BOB, TERMS)
+    await h.service.accept(HERE, BOB)
+    state = await Boards(h.service).mine(1, Side.CHALLENGER)
+    assert state["setup"]["text"].startswith("You play the Challenger and move first.")
+    with speaking("de"):
+        assert "die Seite Opposition." in setup_text(Side.OPPOSITION)

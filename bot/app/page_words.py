@@ -179,9 +179,9 @@ def setup_text(side: Side | None, pictured: bool = True) -> str:
     their choices so far (else the game's start, nobody's choices)."""
     you = ""
     if side == Side.CHALLENGER:
-        you = _("You play the {side} and move first.", side=side.title)
+        you = _("You play the {side} and move first.", side=side.term)
     elif side is not None:
-        you = _("You play the {side}.", side=side.title)
+        you = _("You play the {side}.", side=side.term)
     choose = _(
         "Choose your setup below; your opponent sees your choices only when the game starts."
     )
