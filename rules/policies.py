@@ -220,6 +220,12 @@ class Policies(ABC, Generic[G]):
     def final_summary(self, view: GameView[Any], names: Sequence[str]) -> str:
         return view.summary(names)
 
+    def end_notes(self, game: G, names: Sequence[str]) -> list[str]:
+        return []
+
+    def turn_hints(self, game: G) -> list[str]:
+        return []
+
     def private_notes(self, view: GameView[Any]) -> list[str]:
         return []
 

@@ -341,6 +341,11 @@ class GameState(Protocol[A, E_co, T, V_co]):
         """Take back the last staged action; returns its notation."""
         ...
 
+    def can_undo(self) -> bool:
+        """Whether ``undo`` would take an action back now (something is staged, and no
+        action the rules never take back holds it: TORA's search, R10)."""
+        ...
+
     def take_back(self, index: int) -> str:
         """Take back staged action ``index`` (from 0), replaying the later ones."""
         ...
@@ -730,6 +735,16 @@ class GameType(Protocol[G]):
 
     def final_summary(self, view: GameView[Any], names: Sequence[str]) -> str:
         """The state in a line once the game is over ("Final score: ...")."""
+        ...
+
+    def end_notes(self, game: G, names: Sequence[str]) -> list[str]:
+        """What the match's end makes public that no turn said (TORA: the record of each
+        Assassin still hidden, R44)."""
+        ...
+
+    def turn_hints(self, game: G) -> list[str]:
+        """For the player to act alone, what they may do now and at no other time (TORA:
+        the free take of the Assassin their search has just revealed, R43)."""
         ...
 
     def private_notes(self, view: GameView[Any]) -> list[str]:

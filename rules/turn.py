@@ -214,6 +214,17 @@ class TurnMachine(ABC, Generic[A, E, P, T]):
         self._check_take_back(len(self.current) - 1)
         return self.current.pop().said
 
+    def can_undo(self) -> bool:
+        """Whether ``undo`` would take an action back: one is staged, and it is not held
+        by a search before it or itself (TORA's R10)."""
+        if not self.current:
+            return False
+        try:
+            self._check_take_back(len(self.current) - 1)
+        except IllegalAction:
+            return False
+        return True
+
     def take_back(self, index: int) -> str:
         """Take back staged action ``index`` (from 0), staging the later ones again."""
         if not 0 <= index < len(self.current):

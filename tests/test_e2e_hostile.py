@@ -79,7 +79,7 @@ async def test_hostile_inputs_are_refused_quickly_changing_nothing(tmp_path: Pat
             ),
             ("admin", ("admin", "settings"), {"deadline": "1e999h"}, "is not a duration"),
             ("carl", ("tournament", "register"), {"name": MARKUP[:60]}, "no tournament called `@"),
-            ("bob", ("setup",), {"strategy": MARKUP[:20]}, "The game is under way"),
+            ("bob", ("setup",), {"strategy": MARKUP[:20]}, "The game has begun"),
             ("ann", ("board",), {"match": "9" * 20, "channel": ann_dm}, "no live match `999"),
         ]
         before = await state(stage)

@@ -618,3 +618,14 @@ async def test_the_ai_declining_a_draw_still_agrees_to_the_pause_asked_with_it(
     assert "AI (easy) (Opposition) declines ann's draw offer." in posted
     hosted = (await h.service.matches_of(ANN.id))[0]
     assert hosted.paused_left is not None, posted[-1200:]
+
+
+async def test_r41_the_post_of_a_practice_setup_asks_its_one_player_to_choose(
+    h: Harness,
+) -> None:
+    """ann challenged the AI to a long game with Assassins: the channel's post, which
+    mentions her, said "ann chooses their setup privately: I have sent you a private
+    message", speaking of her and to her in one sentence. Now it speaks to her."""
+    await practice(h, options={"board": "long", "assassins": True})
+    post = next(t for t in texts(h) if "private message" in t)
+    assert "ann, choose your setup privately: I have sent you a private message." in post

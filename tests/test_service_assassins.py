@@ -8,8 +8,17 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
+from bot.app import Caller
+from bot.app.actions import Actions
+from bot.app.boards import Boards
+from bot.app.menus import ACT, Nav
+from bot.app.page_words import next_step, setup_text
+from bot.app.playing import Playing
+from bot.i18n import speaking, word
 from bot.service import Place, Refused, Terms, User
-from bot.service.testing import Harness
+from bot.service.testing import Harness, RecordingThreads
 from rules.tora import Game, Options, Side
 
 HERE = Place(guild_id=1, channel_id=100)
@@ -256,3 +265,169 @@ async def test_r43_a_search_in_a_refused_command_stays_staged_and_its_result_is_
     assert f"Action 2 of 2 (`{move}`) is refused: " in reply.text
     assert "found nothing" in reply.text and "A search is never taken back (R10)" in reply.text
     assert (await h.store.load(1)).game.staged() == [searches[0]]
+
+
+async def test_r43_after_a_search_nothing_offers_to_take_it_back(h: Harness) -> None:
+    """bob searched with an Archer (R43): his reply said "take one back with `/tora undo`"
+    beside an Undo button, and his Play panel and web page offered Undo too, each refused
+    (R10: nothing is taken back past a search); with nothing staged ``/tora board`` offered
+    it as well. Now Undo is offered only while it takes an action back: the move staged
+    after the search."""
+    world = World(h, "v3h17")
+    await world.start()
+    service = h.service
+    await world.end(ANN)
+    idle = await service.board(HERE, BOB)
+    assert "Nothing staged this turn yet." in idle.text and "/tora undo" not in idle.text
+    searched = await service.play(HERE, BOB, "A v3h4 search", menu=True)
+    assert "2 actions left: play another with `/tora act`, or end your turn" in searched.text
+    assert searched.buttons == ("play", "end", "preview")
+    assert searched.menu is not None and not searched.menu.undoable
+    assert not (await service.look(1, Side.OPPOSITION)).moves.undoable  # the web page's
+    moved = await service.play(HERE, BOB, "S v9h5-v9h6", menu=True)
+    assert "take one back with `/tora undo`" in moved.text
+    assert moved.buttons == ("play", "end", "undo", "preview")
+    assert moved.menu is not None and moved.menu.undoable
+    assert (await service.look(1, Side.OPPOSITION)).moves.undoable
+
+
+async def test_r41_a_setup_command_without_answers_shows_the_choices_so_far(h: Harness) -> None:
+    """ann had chosen her strategy and her Assassin's secret square, then typed
+    ``/tora setup`` alone to see where she stood: she was told to choose everything again
+    ("Tell me what you choose (your strategy, your Ruler and your Assassin's start square")
+    as if nothing were chosen. Now she is shown what she chose and what is left."""
+    service = h.service
+    await service.challenge(HERE, ANN, BOB, TERMS)
+    await service.accept(HERE, BOB)
+    with pytest.raises(Refused, match=r"Tell me what you choose \(your strategy, your Ruler"):
+        await service.setup(HERE, ANN, {})
+    await service.setup(HERE, ANN, {"strategy": "aggressive", "assassin": "v3h17"})
+    with pytest.raises(Refused) as asked:
+        await service.setup(HERE, ANN, {})
+    said = str(asked.value)
+    assert "strategy aggressive and Assassin starts on v3h17" in said
+    assert "Still to choose: your Ruler." in said and "your strategy" not in said
+    await service.setup(HERE, ANN, {"ruler": "Q"})
+    with pytest.raises(Refused, match="That is all; the game starts when bob"):
+        await service.setup(HERE, ANN, {})
+
+
+async def test_r44_the_end_post_publishes_the_records_of_the_assassins_still_hidden(
+    h: Harness,
+) -> None:
+    """bob resigned while both Assassins were hidden: the end post said only "The full record
+    is attached", so the channel never learnt where they had been unless someone opened the
+    file, where a reveal during the game says the record in the post (R44). Now the end post
+    says the record of each Assassin that stayed hidden."""
+    world = World(h, "v3h17")
+    await world.start()
+    await world.act(ANN, "X v3h17-v4h16")
+    await world.end(ANN)
+    await h.service.resign(HERE, BOB)
+    await h.settle()
+    final = h.delivery.channel(HERE.channel_id)[-1].text
+    assert final.startswith("bob (Opposition) resigns.")
+    assert (
+        "\nann's Assassin stayed hidden; its record is public now (R44): start v3h17; "
+        "round 1: X v3h17-v4h16.\nbob's Assassin stayed hidden; its record is public now "
+        "(R44): start v17h1." in final
+    )
+
+
+async def test_r43_a_search_that_finds_the_assassin_says_it_may_be_taken_for_free(
+    h: Harness,
+) -> None:
+    """bob's Archer searched and revealed ann's Assassin next to it: the reply said only
+    "(the Assassin is revealed on v3h6)" and "2 actions left", never that the Archer could
+    take it at once at no cost (R43), which only the very next action may do. Now the reply
+    says so, with the actions that do it, and says it no more once the chance is gone."""
+    world = World(h, "v3h17")
+    await world.start()
+    for walk in ("X v3h17-v3h14", "X v3h14-v3h11", "X v3h11-v3h8"):
+        await world.act(ANN, walk)
+    await world.end(ANN)
+    await world.end(BOB)
+    await world.act(ANN, "X v3h8-v3h6 x v3h5")
+    await world.end(ANN)
+    found = await h.service.play(HERE, BOB, "A v3h4-v3h5 search")
+    assert "(R43), with one of: `A v3h5 x v3h6`; `A v3h5-v3h6`." in found.text, found.text
+    taken = await h.service.play(HERE, BOB, "A v3h5 x v3h6")
+    assert "R43" not in taken.text
+
+
+async def test_r43_the_play_panel_and_web_page_say_the_found_assassin_may_be_taken_for_free(
+    h: Harness,
+) -> None:
+    """The free take of the Assassin a search revealed (R43) was said in the reply of
+    ``/tora act`` alone: the Play panel showed the staged search and the menus, the web page
+    its prompt, and neither said the searching piece could take it at no cost now."""
+    world = World(h, "v3h17")
+    await world.start()
+    for walk in ("X v3h17-v3h14", "X v3h14-v3h11", "X v3h11-v3h8"):
+        await world.act(ANN, walk)
+    await world.end(ANN)
+    await world.end(BOB)
+    await world.act(ANN, "X v3h8-v3h6 x v3h5")
+    await world.end(ANN)
+    playing = Playing(Actions(h.service, RecordingThreads()))
+    opened = await playing.open(Caller(BOB, HERE.guild_id, HERE.channel_id), None)
+    assert opened.stamp is not None
+    search = "A v3h4-v3h5 search"
+    group = next(c.group for c in world.shadow.choices() if c.notation == search)
+    panel = await playing.act(
+        Caller(BOB, HERE.guild_id, HERE.channel_id),
+        HERE.channel_id,
+        opened.stamp,
+        Nav(group=group),
+        ACT + search,
+    )
+    hint = "may take it now at no cost, as your very next action (R43), with one of: `A v3h5 x"
+    assert hint in panel.text, panel.text
+    moves = (await h.service.look(1, Side.OPPOSITION)).moves
+    assert moves is not None and any(hint in word(said) for said in moves.hints)
+
+
+async def test_r41_a_setup_answer_after_the_start_says_the_setup_is_settled(h: Harness) -> None:
+    """ann tried to move her Assassin's start square once the game had begun: she was told
+    only "The game is under way, so that cannot be done now.", as any command out of its
+    phase is. Now she is told the setup can no longer change, and where to see her board."""
+    world = World(h, "v3h17")
+    await world.start()
+    with pytest.raises(Refused) as late:
+        await h.service.setup(HERE, ANN, {"assassin": "v4h17"})
+    assert str(late.value) == (
+        "The game has begun, so the setup can no longer change: `/tora board` shows your own board."
+    )
+
+
+async def test_r43_the_pages_next_step_after_a_search_offers_no_undo(h: Harness) -> None:
+    """bob searched on his web page (R43): the page said "2 actions left: click the next
+    piece, Undo the last one, or End turn." though its Undo was off (R10: nothing is taken
+    back past a search). Now it offers Undo only while it takes an action back."""
+    world = World(h, "v3h17")
+    await world.start()
+    await world.end(ANN)
+    boards = Boards(h.service)
+    await h.service.play(HERE, BOB, "A v3h4 search")
+    state = await boards.mine(1, Side.OPPOSITION)
+    assert next_step(state) == "2 actions left: click the next piece, or End turn."
+    await h.service.play(HERE, BOB, "S v9h5-v9h6")
+    state = await boards.mine(1, Side.OPPOSITION)
+    assert (
+        next_step(state) == "1 action left: click the next piece, Undo the last one, or End turn."
+    )
+    await h.service.play(HERE, BOB, "A v8h4 search")
+    state = await boards.mine(1, Side.OPPOSITION)
+    assert next_step(state) == "No actions left: End turn."
+
+
+async def test_r41_the_setup_page_names_the_side_as_the_game_does(h: Harness) -> None:
+    """ann's setup page said "You play the challenger and move first." (in German "Du
+    spielst die Seite challenger"): the side in lower-case English, where every other text
+    names it as the rule book does, "Challenger", a game term in every language."""
+    await h.service.challenge(HERE, ANN, BOB, TERMS)
+    await h.service.accept(HERE, BOB)
+    state = await Boards(h.service).mine(1, Side.CHALLENGER)
+    assert state["setup"]["text"].startswith("You play the Challenger and move first.")
+    with speaking("de"):
+        assert "die Seite Opposition." in setup_text(Side.OPPOSITION)

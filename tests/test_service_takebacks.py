@@ -532,3 +532,16 @@ async def test_ti8_a_monkeys_decision_that_left_its_own_turn_a_pass_says_so(h: H
         "at once. Changed your mind? Ask ann to let you take it back"
     ), ended.text
     assert ended.buttons == ("askback",)
+
+
+async def test_the_asker_of_a_takeback_is_told_of_their_own_last_turn(h: Harness) -> None:
+    """ann asked to take back the turn she had just ended: she was answered "You proposed a
+    takeback of their last turn", and asking again "You have already proposed a takeback of
+    their last turn", as if it were bob's. Now both speak of her own ("your last turn"),
+    where the channel's post says "their"."""
+    await started(h)
+    await turn(h, ANN, "c3c4")
+    asked = await h.running.takeback(HERE, ANN)
+    assert asked.text == "You proposed a takeback of your last turn (it is played again)."
+    with pytest.raises(Refused, match="already proposed a takeback of your last turn"):
+        await h.running.takeback(HERE, ANN)

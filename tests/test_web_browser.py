@@ -748,11 +748,19 @@ async def test_a_long_board_setup_done_on_the_page(stage: Stage, browser: Browse
     await expect(kim.locator(".cell.role-setup").first).to_be_visible()  # the free squares lit
     await setup_field(kim, "ruler").locator("button").nth(1).click()  # Q
     await expect(setup_field(kim, "ruler")).to_contain_text("chosen: Q", timeout=WAIT)
-    square = await kim.locator(".cell.role-setup").first.get_attribute("data-square")
-    await kim.click(f'.cell[data-square="{square}"]')  # the Assassin's square, by clicking it
+    free = kim.locator(".cell.role-setup")
+    first, square = [await free.nth(n).get_attribute("data-square") for n in (0, 1)]
+    await kim.click(f'.cell[data-square="{first}"]')  # the Assassin's square, by clicking it
     await expect(kim.locator("#setup-text")).to_contain_text("setup is done", timeout=WAIT)
+    label = kim.locator(f'.cell[data-square="{first}"]')
+    await expect(label).to_have_attribute("aria-label", re.compile("Assassin"), timeout=WAIT)
+    # R41: the setup is done but may still change until the start, so the board still takes
+    # a click on another free square (it took none once done: "Click a square on the board"
+    # was still said under the Assassin's question)
+    await kim.click(f'.cell[data-square="{square}"]')
     label = kim.locator(f'.cell[data-square="{square}"]')
     await expect(label).to_have_attribute("aria-label", re.compile("Assassin"), timeout=WAIT)
+    await expect(setup_field(kim, "assassin")).to_contain_text(f"chosen: {square}")
     await expect(kim.locator("#connection")).to_have_text("live")  # earlier pages freed theirs
     players = kim.locator(".players li")
     await expect(players.nth(0)).to_contain_text("setup done")

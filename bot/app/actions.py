@@ -36,7 +36,7 @@ from rules import DEFAULT, GAMES
 
 from . import permissions
 from .answers import Answer, Unusable
-from .buttons import TURN, Press, presses
+from .buttons import Press, presses
 from .callers import Caller
 from .costly import Limits
 from .listing import Listing
@@ -527,8 +527,9 @@ class Actions:
 
     @staticmethod
     def _turn_prompt(place: Place, reply: Reply) -> Answer:
-        """A staged turn's reply, with End turn, Undo and Preview for this very state."""
-        return Answer.of(reply, presses(TURN, place.channel_id, reply.stamp))
+        """A staged turn's reply, with Play, End turn, Undo (while it would take an action
+        back) and Preview for this very state: the service names them."""
+        return Answer.of(reply, presses(reply.buttons, place.channel_id, reply.stamp))
 
 
 def _on_a_proposal(verb: str, stamp: Stamp) -> bool:

@@ -180,6 +180,8 @@ class Boards:
         state["prompt"] = word(moves.prompt) if moves else ""
         state["one_move"] = moves.one_move if moves else False
         state["decision"] = moves.decision if moves else False
+        state["undoable"] = moves.undoable if moves else False
+        state["hints"] = [word(hint) for hint in moves.hints] if moves else []
         state["setup"] = setup_json(look)
         state["proposals"] = [
             {"kind": kind, "by": side_name(by), "mine": by == side}

@@ -59,7 +59,6 @@ LEGACY_TEMPLATE = _VERB + r":\d{1,20}:\d{1,20}:(?:\d{1,20}|-)"
 # snowflake, and the most the store keeps (SQLite's and Postgres' 64-bit integers)
 MOST_NUMBER = 2**63 - 1
 CHALLENGE = ("accept", "decline")
-TURN = ("play", "end", "undo", "preview")
 LOOKING = ("preview", "keep", "back")  # buttons that need no match's turn carry no stamp
 OLD_BUTTON = N_(
     "This button is from an older version of the bot, so nothing was done. Use the newest "

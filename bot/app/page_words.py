@@ -154,15 +154,24 @@ def next_step(state: Mapping[str, Any]) -> str:
         if not staged:
             return _("Click a piece, then where it goes.")
         return _("End turn plays it; another move replaces it, Undo takes it back.")
-    if left and staged:
+    undoable = bool(state.get("undoable"))  # something staged, and no search holds it (R10)
+    if left and staged and undoable:
         return ngettext(
             "{n} action left: click the next piece, Undo the last one, or End turn.",
             "{n} actions left: click the next piece, Undo the last one, or End turn.",
             left,
         )
+    if left and staged:
+        return ngettext(
+            "{n} action left: click the next piece, or End turn.",
+            "{n} actions left: click the next piece, or End turn.",
+            left,
+        )
     if left:
         return _("Click a piece, then where it goes.")
-    return _("No actions left: End turn, or Undo the last one.")
+    if undoable:
+        return _("No actions left: End turn, or Undo the last one.")
+    return _("No actions left: End turn.")
 
 
 def setup_text(side: Side | None, pictured: bool = True) -> str:
@@ -170,9 +179,9 @@ def setup_text(side: Side | None, pictured: bool = True) -> str:
     their choices so far (else the game's start, nobody's choices)."""
     you = ""
     if side == Side.CHALLENGER:
-        you = _("You play the {side} and move first.", side=side.title)
+        you = _("You play the {side} and move first.", side=side.term)
     elif side is not None:
-        you = _("You play the {side}.", side=side.title)
+        you = _("You play the {side}.", side=side.term)
     choose = _(
         "Choose your setup below; your opponent sees your choices only when the game starts."
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from bot.i18n import N_, _
+from bot.i18n import N_, _, word
 from bot.service import (
     ActionRefused,
     Attachment,
@@ -48,8 +48,9 @@ class Panel:
     panel's buttons (``planning.PLAN_BUTTONS``; None: the Play panel's). ``ended``: the plan
     panel's buttons an ended panel still offers (Plan a reply, for the turn now running);
     ``presses``: the answers' buttons it offers besides, as ``/tora end`` does (Ask to take
-    it back, in a casual match). ``staged``: the turn so far holds an action (the Play
-    panel's Undo is offered then alone: with nothing to take back it would be dead)."""
+    it back, in a casual match). ``undoable``: Undo would take an action of the turn back
+    (the Play panel offers it then alone: with nothing staged, or a search holding it, R10,
+    it would be dead)."""
 
     channel_id: int
     stamp: Stamp | None
@@ -61,7 +62,7 @@ class Panel:
     verbs: tuple[str, ...] | None = None
     ended: tuple[str, ...] = ()
     presses: tuple[Press, ...] = ()
-    staged: bool = False
+    undoable: bool = False
 
     @property
     def planning(self) -> bool:
@@ -70,13 +71,13 @@ class Panel:
 
     @property
     def buttons(self) -> tuple[str, ...]:
-        """The verbs of its buttons (``BUTTONS`` but Undo with nothing staged, or a plan
-        panel's): none once its turn is over."""
+        """The verbs of its buttons (``BUTTONS`` but Undo when it would take nothing back,
+        or a plan panel's): none once its turn is over."""
         if self.over or self.stamp is None:
             return ()
         if self.verbs is not None:
             return self.verbs
-        return tuple(verb for verb in BUTTONS if verb != "undo" or self.staged)
+        return tuple(verb for verb in BUTTONS if verb != "undo" or self.undoable)
 
 
 class Playing:
@@ -238,6 +239,7 @@ def _panel(
     if menu.staged:
         so_far = "; ".join(f"{n}. {t}" for n, t in enumerate(menu.staged, 1))
         lines.append(_("This turn so far: {actions}", actions=so_far))
+    lines += [word(hint) for hint in menu.hints]
     lines.append(_what_next(menu))
     if any(choice.warning for choice in menu.choices):
         lines.append(
@@ -247,7 +249,7 @@ def _panel(
     letters = dict(menu.letters)
     selects = menus.selects(menu.groups, menu.choices, nav, letters, menu.prompt) if offered else []
     text = "\n".join(lines)
-    return Panel(channel_id, menu.stamp, text, tuple(selects), files, staged=bool(menu.staged))
+    return Panel(channel_id, menu.stamp, text, tuple(selects), files, undoable=menu.undoable)
 
 
 def _just_staged(news: str, menu: Menu) -> bool:

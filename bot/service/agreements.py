@@ -34,6 +34,12 @@ PROPOSALS = {
     PAUSE: N_("a pause (the clock stops until one of you resumes)"),
     REWIND: N_("a takeback of their last turn (it is played again)"),
 }
+# What the proposer's own answers name it where that differs: their own last turn is taken
+# back ("You proposed a takeback of your last turn").
+OWN_PROPOSALS = {
+    # TRANSLATORS: what is proposed, in "You proposed {proposal}." and the like.
+    REWIND: N_("a takeback of your last turn (it is played again)"),
+}
 # Every kind of proposal: one player proposes, the other accepts or declines. Resuming is
 # none: either player resumes a paused clock alone, so that neither holds a match hostage.
 PROPOSAL_KINDS = tuple(OFFERS)
@@ -67,7 +73,7 @@ async def propose(ctx: Context, table: Table, user: User, kind: str) -> Reply:
             _(
                 "You have already proposed {proposal}; {player} can accept it with {accept} or "
                 "decline it with {decline}.",
-                proposal=_(PROPOSALS[kind]),
+                proposal=_own_proposal(kind),
                 player=table.side_name(side.other),
                 accept=ctx.cmd(kind, localized=True),
                 decline=ctx.cmd("decline", localized=True),
@@ -109,10 +115,15 @@ async def propose(ctx: Context, table: Table, user: User, kind: str) -> Reply:
         )
     await ctx.update(table, replace(table.hosted, offers=table.encode_offers(offers)), mail)
     return Reply(
-        _("You proposed {proposal}.", proposal=_(PROPOSALS[kind])),
+        _("You proposed {proposal}.", proposal=_own_proposal(kind)),
         private=False,
         stamp=table.stamp,
     )
+
+
+def _own_proposal(kind: str) -> str:
+    """``kind`` as its proposer's own answers name it, in the current language."""
+    return _(OWN_PROPOSALS.get(kind, PROPOSALS[kind]))
 
 
 def _proposal_words(ctx: Context, table: Table, side: Side, kind: str) -> dict[str, str]:
@@ -158,7 +169,7 @@ async def answer(ctx: Context, table: Table, user: User, verb: str) -> Reply:
             "That {offer} is no longer open (it was answered, taken back or lapsed), so nothing "
             "was done. To propose {proposal} yourself, use {command}.",
             offer=_offer(kind),
-            proposal=_(PROPOSALS[kind]),
+            proposal=_own_proposal(kind),
             command=ctx.cmd(kind, localized=True),
         )
     )

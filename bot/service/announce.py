@@ -342,8 +342,10 @@ async def match_end(
     guild = table.hosted.guild_id
     server = await ctx.server_language(guild)
     board = await ctx.board_file(view, table, guild=guild, language=server)
+    kind = game_type(view.game)
     with speaking(server) as language:
-        final = word(game_type(view.game).final_summary(view, names_of(table)))
+        final = word(kind.final_summary(view, names_of(table)))
+        notes = [word(note) for note in kind.end_notes(table.game, names_of(table))]
         if not counted:
             footer = _("It counts for nothing and is not rated.")
         elif table.terms.rated:
@@ -360,7 +362,7 @@ async def match_end(
             final=final,
             footer=footer,
         )
-        said = "\n".join([*recap, f"{said} {offer}" if again else said])
+        said = "\n".join([*recap, f"{said} {offer}" if again else said, *notes])
         mail.public(
             said,
             board,

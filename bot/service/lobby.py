@@ -346,7 +346,7 @@ def _setup_post(staged: Table, lead: str, drawn: bool, deadline: str) -> str:
         who = _("Both now choose their setup privately: I have sent each of you a private message.")
     elif people:
         who = _(
-            "{player} chooses their setup privately: I have sent you a private message.",
+            "{player}, choose your setup privately: I have sent you a private message.",
             player=staged.side_name(people[0]),
         )
     else:

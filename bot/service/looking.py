@@ -54,6 +54,8 @@ class Moves:
     one_move: bool = False
     # the turn asks no move but a decision (Torii's Monkey, TI15) or its forced pass (TI8)
     decision: bool = False
+    undoable: bool = False  # Undo would take an action back (none past a search, R10)
+    hints: tuple[str, ...] = ()  # what may be done now alone (TORA's free take, R43)
 
 
 @dataclass(frozen=True)
@@ -197,6 +199,8 @@ class Looking(Host):
             base.prompt(),
             game_type(game.game_type).one_move,
             picking.decides(view),
+            game.can_undo(),
+            tuple(game_type(game.game_type).turn_hints(game)),
         )
 
     async def warnings(self, hosted_id: int, viewer: Side, group: str) -> dict[str, str]:

@@ -73,4 +73,9 @@ class Menu:
     # pass (TI8): nothing for the picture to letter
     decision: bool = False
     letters: tuple[tuple[str, str], ...] = ()  # (square, letter), as ``picture`` shows them
+    # Undo would take an action back: one is staged and no search holds it (R10)
+    undoable: bool = False
+    # what the player may do now and at no other time, in the game's words (TORA: the free
+    # take of the Assassin their search has just revealed, R43)
+    hints: tuple[str, ...] = ()
     picture: Attachment | None = None  # the player's board, the group's piece pointed out

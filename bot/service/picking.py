@@ -49,6 +49,8 @@ async def menu(
         prompt=base.prompt(),
         one_move=game_type(game.game_type).one_move,
         decision=decides(view),
+        undoable=game.can_undo(),
+        hints=tuple(game_type(game.game_type).turn_hints(game)),
     )
     header = next((g for g in groups if g.key == group), None)
     if header is None:

@@ -353,9 +353,10 @@ async def staged_reply(
     """Save the staged turn (private: nothing is posted) and show the player the preview
     (when asked for). The image is drawn while the save is being made durable."""
     hosted = table.hosted
+    buttons = staged_buttons(table.game)
     if not preview:
         await ctx.save(table, hosted)
-        return Reply(f"{head}\n{staged_text(ctx, table)}", stamp=table.stamp)
+        return Reply(f"{head}\n{staged_text(ctx, table)}", stamp=table.stamp, buttons=buttons)
     view = table.game.view_for(side)
     image = asyncio.ensure_future(ctx.private_file(view, table, "preview.png"))
     try:
@@ -365,7 +366,8 @@ async def staged_reply(
         with contextlib.suppress(BaseException):
             await image
         raise
-    return Reply(f"{head}\n{staged_text(ctx, table)}", (await image,), stamp=table.stamp)
+    text = f"{head}\n{staged_text(ctx, table)}"
+    return Reply(text, (await image,), stamp=table.stamp, buttons=buttons)
 
 
 def staged_text(ctx: Context, table: Table) -> str:
@@ -376,30 +378,52 @@ def staged_text(ctx: Context, table: Table) -> str:
     lines = [_("Staged this turn:")] + [f"{n}. {text}" for n, text in enumerate(staged, 1)]
     if not staged:
         lines = [_("Nothing staged this turn yet.")]
+    lines += [word(hint) for hint in game_type(game.game_type).turn_hints(game)]
+    lines.append(_next_steps(ctx, game))
+    return "\n".join(lines)
+
+
+def _next_steps(ctx: Context, game: GameState) -> str:
+    """What the player may do with their turn now: stage another action while some are
+    left, take one back only while ``undo`` would (something staged, no search holding it:
+    R10), and end it."""
     left = game.actions_left
     act, undo, end = (ctx.cmd(name, localized=True) for name in ("act", "undo", "end"))
-    if left:
-        lines.append(
-            ngettext(
-                "{n} action left: play another with {act}, take one back with {undo}, or end "
-                "your turn with {end}.",
-                "{n} actions left: play another with {act}, take one back with {undo}, or end "
-                "your turn with {end}.",
+    if not game.can_undo():
+        if left:
+            return ngettext(
+                "{n} action left: play another with {act}, or end your turn with {end}.",
+                "{n} actions left: play another with {act}, or end your turn with {end}.",
                 left,
                 act=act,
-                undo=undo,
                 end=end,
             )
+        return _("No actions left: end your turn with {end}.", end=end)
+    if left:
+        return ngettext(
+            "{n} action left: play another with {act}, take one back with {undo}, or end "
+            "your turn with {end}.",
+            "{n} actions left: play another with {act}, take one back with {undo}, or end "
+            "your turn with {end}.",
+            left,
+            act=act,
+            undo=undo,
+            end=end,
         )
-    else:
-        lines.append(
-            _(
-                "No actions left: end your turn with {end}, or take one back with {undo}.",
-                end=end,
-                undo=undo,
-            )
-        )
-    return "\n".join(lines)
+    return _(
+        "No actions left: end your turn with {end}, or take one back with {undo}.",
+        end=end,
+        undo=undo,
+    )
+
+
+STAGED_BUTTONS = ("play", "end", "undo", "preview")  # on a staged turn's reply
+
+
+def staged_buttons(game: GameState) -> tuple[str, ...]:
+    """A staged turn's reply's buttons: Undo only while ``undo`` would take an action back
+    (a dead button otherwise: nothing staged, or a search holds it, R10)."""
+    return tuple(verb for verb in STAGED_BUTTONS if verb != "undo" or game.can_undo())
 
 
 def _one_move_text(ctx: Context, game: GameState, staged: list[str]) -> str:

@@ -309,12 +309,12 @@ class MatchService(Looking, Absences, Drafting, Coaching):
         ``spirit``. Answers the match does not ask are set aside and named (none that it
         asks: refused)."""
         given = dict(answers)
+        # A command's answer once the game is on is told the setup is settled (``choose``);
+        # a form's pick (``expect``: the setup's stamp) is refused as out of its phase before
+        # its stamp is judged, which would call it a turn that has ended.
+        phases = (SETUP,) if expect is not None else (SETUP, PLAYING)
         return await self._command(
-            place,
-            user,
-            expect,
-            (SETUP,),
-            lambda t: setup_phase.choose(self._ctx, t, user, given),
+            place, user, expect, phases, lambda t: setup_phase.choose(self._ctx, t, user, given)
         )
 
     async def setup_form(self, place: Place, user: User) -> SetupForm:

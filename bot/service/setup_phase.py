@@ -71,19 +71,20 @@ def complete(terms: Terms, choice: SetupChoice) -> bool:
 
 async def choose(ctx: Context, table: Table, user: User, given: Mapping[str, str]) -> Reply:
     """A player's setup answers by question name (TORA's ``strategy``, ``ruler`` and
-    ``assassin``, Torii's ``spirit``): any of them at a time."""
+    ``assassin``, Torii's ``spirit``): any of them at a time; refused once the game began."""
     hosted = table.hosted
     side = player_side(table, user)
-    if not given:
-        wanted = listing(questions.missing(table.terms, {}), localized=True)
+    if hosted.phase == PLAYING:
         raise Refused(
             _(
-                "Tell me what you choose ({wanted}) with {command}.",
-                wanted=wanted,
-                command=ctx.cmd("setup", localized=True),
+                "The game has begun, so the setup can no longer change: {command} shows your "
+                "own board.",
+                command=ctx.cmd("board", localized=True),
             )
         )
     before = await ctx.store.hosting.private_setup_choice(hosted.id, side) or SetupChoice()
+    if not given:
+        raise Refused(_unanswered(ctx, table, side, before))
     answers, note = questions.answered(table.terms, side, before.given, given)
     choice = SetupChoice.of(answers)
     ready = set(hosted.ready) - {side.letter}
@@ -111,6 +112,20 @@ async def choose(ctx: Context, table: Table, user: User, given: Mapping[str, str
             )
     await ctx.update(table, changed, mail, choice=(side, choice))
     return Reply(note + _summary(table.terms, choice, side.letter in ready, table, side))
+
+
+def _unanswered(ctx: Context, table: Table, side: Side, before: SetupChoice) -> str:
+    """A setup command that answers nothing: what the player chose so far and what is
+    left (not every question again, as if they had chosen nothing), and how to answer."""
+    command = ctx.cmd("setup", localized=True)
+    if not before.given:
+        wanted = listing(questions.missing(table.terms, {}), localized=True)
+        return _(
+            "Tell me what you choose ({wanted}) with {command}.", wanted=wanted, command=command
+        )
+    done = complete(table.terms, before)
+    summary = _summary(table.terms, before, done, table, side)
+    return _("{summary} Answer with {command} and its options.", summary=summary, command=command)
 
 
 async def offered(ctx: Context, table: Table, user: User, name: str) -> list[str]:

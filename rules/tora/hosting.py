@@ -228,6 +228,36 @@ def turn_notes(view: View, names: Sequence[str], series_before: int) -> list[str
     return lines
 
 
+def end_notes(game: Game, names: Sequence[str]) -> list[str]:
+    """The record of each Assassin still hidden when the match ends (R44): published then,
+    where a reveal during the game says it in that turn's notes (``turn_notes``)."""
+    published = dict(game.view_for(None).published)
+    return [
+        msg(
+            "{player}'s Assassin stayed hidden; its record is public now (R44): {record}.",
+            player=names[side],
+            record=record_words(published[side]),
+        )
+        for side in Side
+        if game.pos.hidden_assassin(side) is not None and published.get(side)
+    ]
+
+
+def turn_hints(game: Game) -> list[str]:
+    """What the player to act may do now and at no other time: the free take of the
+    Assassin their search has just revealed (R43), which only the very next action is."""
+    takes = game.free_takes()
+    if not takes:
+        return []
+    return [
+        msg(
+            "Your search found the Assassin: the searching piece may take it now at no "
+            "cost, as your very next action (R43), with one of: {actions}.",
+            actions="; ".join(f"`{take}`" for take in takes),
+        )
+    ]
+
+
 def record_words(record: Sequence[str]) -> str:
     """An Assassin's record (R44), its lines (``start v9h17``, ``round 3: X v9h13-v9h12``)
     one after another."""
@@ -410,6 +440,12 @@ class ToraPolicies(Policies[Game]):
 
     def final_summary(self, view: GameView[Any], names: Sequence[str]) -> str:
         return _tora_view(view).final_summary(names)
+
+    def end_notes(self, game: Game, names: Sequence[str]) -> list[str]:
+        return end_notes(game, names)
+
+    def turn_hints(self, game: Game) -> list[str]:
+        return turn_hints(game)
 
     def private_notes(self, view: GameView[Any]) -> list[str]:
         record = _tora_view(view).private_record

@@ -28,7 +28,7 @@ from .deploy import deploy
 from .endings import REASONS
 from .events import Event, Turn, act_event, action_event, letter_of
 from .geometry import name
-from .movegen import all_actions, search_actions
+from .movegen import all_actions, piece_actions, search_actions
 from .notation import parse
 from .options import Options
 from .pieces import Piece
@@ -223,6 +223,16 @@ class Play(TurnMachine[Action, Event, Position, Turn]):
         for piece in sorted(pos.side_pieces(pos.side), key=lambda p: (p.sq & 31, p.sq >> 5)):
             actions += [action for action, _effect in search_actions(pos, piece)]
         return actions
+
+    def free_takes(self) -> list[str]:
+        """R43: the actions that take the Assassin a search has just revealed at no cost
+        (the searching piece's, as the very next action); none otherwise."""
+        pos = self.pos
+        if self.result is not None or pos.free_take is None:
+            return []
+        searcher = pos.pieces[pos.free_take[0]]
+        free = [action for action, effect in piece_actions(pos, searcher) if effect.free]
+        return self.notations(free)
 
     # ---- reading and writing actions -----------------------------------------------------
     def reader(self) -> Resolver:

@@ -474,9 +474,13 @@ function renderPlayer(state) {
   const acting = myTurn();
   const staged = state.staged || [];
   document.body.dataset.staged = String(staged.length); // for tests and styles alike
-  $("prompt").textContent = acting ? state.prompt || t("your-turn") : "";
+  // what may be done now alone (TORA's free take of a found Assassin, R43) follows the prompt
+  const prompt = [state.prompt || t("your-turn"), ...(state.hints || [])].join(" ");
+  $("prompt").textContent = acting ? prompt : "";
   $("legend").hidden = !acting;
-  $("undo").disabled = !acting || staged.length === 0;
+  // Undo only while it takes something back: nothing staged, or a search holding it
+  // (R10), would leave it a dead button
+  $("undo").disabled = !acting || !state.undoable;
   $("end").disabled = !acting;
   const playing = state.phase === "playing";
   $("resign").disabled = !playing;
@@ -518,9 +522,11 @@ function renderDecisions() {
   }));
 }
 
+/** The setup questions while the setup lasts: a finished setup may still change until the
+ * game starts, so its free squares still take a click (R41). */
 function setupFields() {
-  const setup = ui.state && ui.state.setup;
-  return setup && !setup.done ? setup.fields || [] : [];
+  const setup = ui.state && ui.state.phase === "setup" && ui.state.setup;
+  return setup ? setup.fields || [] : [];
 }
 
 /** The setup question a square answers (TORA's Assassin square), if any. */
