@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from types import SimpleNamespace
 
 import event_helpers as events
@@ -17,7 +19,16 @@ from ladder_fixtures import GUILD, desk_of, runner_of
 import ai
 from bot.ladder.boards import Boards
 from bot.ladder.errors import NotFound
-from bot.service import GuildSettings, Place, Refused, Settings, Terms, User, save_guild
+from bot.service import (
+    GuildSettings,
+    Place,
+    Refused,
+    Settings,
+    Terms,
+    User,
+    save_guild,
+    setup_phase,
+)
 from bot.service.hints import Hint, hint_text
 from bot.service.robots import robot
 from bot.service.testing import Harness, ManualClock
@@ -562,3 +573,60 @@ async def test_the_ai_declining_a_draw_still_agrees_to_the_pause_asked_with_it(
     assert "AI (easy) (Opposition) declines ann's draw offer." in posted
     hosted = (await h.service.matches_of(ANN.id))[0]
     assert hosted.paused_left is not None, posted[-1200:]
+
+
+async def _public_draws(
+    path: Path, hidden_twice: bool, monkeypatch: pytest.MonkeyPatch
+) -> list[object]:
+    """The public draws of a world on a fixed seed, after the AI chose its hidden setup in a
+    TORA match with Assassins: who challenges in a match against the AI begun then, and the
+    seeds of the searches up to the first one of the TORA match's AI (the later ones follow
+    the moves it found, which may rightly depend on its own setup). With ``hidden_twice``
+    the AI's hidden setup is drawn twice (the first thrown away): the same world but for
+    the AI's hidden choice, and how many values it took."""
+    chosen = setup_phase.drawn_setup
+
+    def twice(terms: Terms, side: Side, rng: random.Random) -> dict[str, str]:
+        chosen(terms, side, rng)
+        return chosen(terms, side, rng)
+
+    monkeypatch.setattr(setup_phase, "drawn_setup", twice if hidden_twice else chosen)
+    h = Harness(path, seed=7)
+    await h.open()
+    try:
+        offload = h.service._ctx.offload
+        search, seeds = offload.ai_turn, list[int]()
+
+        async def recorded(game, level, seconds, seed, owner):  # type: ignore[no-untyped-def]
+            seeds.append(seed)
+            return await search(game, level, seconds, seed, owner)
+
+        offload.ai_turn = recorded  # type: ignore[method-assign]
+        await practice(h, options={"board": "long", "assassins": True})
+        there = Place(1, 101)
+        terms = Terms(game="torishogi", rated=False, roles="random", turn_seconds=HOUR)
+        await h.service.challenge_ai(there, ANN, "easy", terms)
+        await h.settle()
+        drawn = [m.side_of(ANN.id) for m in await h.service.matches_of(ANN.id)]
+        before = len(seeds)
+        setup = {"strategy": "defensive", "ruler": "K", "assassin": "none"}
+        await h.service.setup(HERE, ANN, setup)
+        await h.service.end_turn(HERE, ANN)  # ann passes; the AI searches its turn
+        await h.settle()
+        return [drawn, seeds[: before + 1]]
+    finally:
+        monkeypatch.undo()
+        await h.close()
+
+
+async def test_the_ai_s_hidden_setup_does_not_shift_the_public_draws_after_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Twin worlds on one seed, differing only in the AI's hidden setup (its strategy,
+    whether it fields an Assassin, its square): the draws everyone sees afterwards (who
+    challenges, the AI's search seeds, which decide its moves) are the same. Regression:
+    the hidden setup drew a varying number of values from the service's shared generator,
+    so what it chose shifted every public draw after it."""
+    plain = await _public_draws(tmp_path / "plain.sqlite3", False, monkeypatch)
+    twin = await _public_draws(tmp_path / "twin.sqlite3", True, monkeypatch)
+    assert plain[1] and plain == twin

@@ -96,7 +96,7 @@ class Context:
     renderer: Renderer
     clock: Clock
     settings: Settings
-    rng: random.Random
+    rng: random.Random  # public draws: who challenges, the AI's search seeds
     # after a commit: wakes the deliverer's workers of the posts it queued (the first
     # argument), and the timers unless told that none changed (the second) or that the
     # soonest clock it set (the third, ``soonest``) comes after the one they wait for
@@ -108,6 +108,9 @@ class Context:
     # automatic away days given at a deadline (with the hosted match whose turn it saved),
     # whose player's other matches have yet to stand still through them (``Absences``)
     given: list[tuple[Away, int]] = field(default_factory=list)
+    # hidden draws (an AI's secret setup), apart from ``rng``: they take as many values as
+    # what they choose needs, which would otherwise shift every public draw after them
+    hidden: random.Random = field(kw_only=True)
 
     def now(self) -> float:
         return self.clock.now()

@@ -139,7 +139,7 @@ def flow_of(ctx: Context, job: Job, texts: list[str], ends: bool = True) -> Flow
         if not still_to_do(table, job):  # a proposal came while it searched: answer it first
             raise StaleRequest(_("The AI's work in that match had changed, so nothing was done."))
         if job.kind == CHOOSE:
-            answers = setup_phase.drawn_setup(table.terms, job.side, ctx.rng)
+            answers = setup_phase.drawn_setup(table.terms, job.side, ctx.hidden)
             return await setup_phase.choose(ctx, table, user, answers)
         if job.kind == TURN:
             if job.offer_draw:
