@@ -517,14 +517,16 @@ async def test_the_ai_does_not_take_back_a_turn_whose_search_looked_for_its_hidd
     assert "accepted ann's takeback" not in posted, posted[-1500:]
 
 
-async def test_a_takeback_asked_once_the_ai_staged_its_search_is_declined_and_it_plays_on(
+async def test_r10_a_takeback_asked_once_the_ai_staged_its_search_lapses_without_telling_it(
     h: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """R10: on TORA's long board the AI stages its search alone and thinks again for the
     rest of its turn; ann asks to take back her last turn meanwhile. Regression: the AI
     agreed to every takeback, accepting it was refused (it would take back the AI's search)
     three times in a row, and the AI gave up: it neither played its turn nor answered, and
-    the match sat until its clock ran out. It declines such a takeback now, saying why."""
+    the match sat until its clock ran out. Then it declined it in public saying that what it
+    had staged held a search, before its turn showed it. Now it plays on, as a player who
+    ends their turn over the request, which lapses with the turn's post."""
     monkeypatch.setattr(ai, "decide", searching_first())
     await practice(h, options={"board": "long", "assassins": True})
     await h.service.setup(HERE, ANN, {"strategy": "defensive", "ruler": "K", "assassin": "v8h17"})
@@ -547,9 +549,10 @@ async def test_a_takeback_asked_once_the_ai_staged_its_search_is_declined_and_it
     await h.service.takeback(HERE, ANN)
     gate.set()
     await h.settle()
-    posted = "\n".join(texts(h))
-    assert "AI (easy) (Opposition) declines ann's takeback request. " in posted, posted[-1500:]
-    assert any(t.startswith(AI_ENDED) for t in texts(h)), posted[-1500:]
+    asked = next(n for n, t in enumerate(texts(h)) if "proposes a takeback" in t)
+    after = texts(h)[asked + 1 :]
+    assert after and after[0].startswith(AI_ENDED), "\n".join(after)[-1500:]
+    assert "ann's takeback request lapsed: AI (easy)'s turn ended without" in after[0]
     hosted = (await h.service.matches_of(ANN.id))[0]
     assert "rewind" not in hosted.offers
 
