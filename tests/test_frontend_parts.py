@@ -593,3 +593,10 @@ def test_an_autocomplete_hint_holds_no_control_characters() -> None:
     assert choice.value == "abc"
     listed = hint("You play in several matches: say which one.\n- `1`: TORA · ann vs bob")
     assert listed[0].name == listed[0].value == "You play in several matches: say which one."
+
+
+def test_an_autocomplete_hint_in_japanese_is_its_first_sentence() -> None:
+    """Regression: a Japanese refusal's sentences end in 「。」, not ". ", so its hint was
+    the whole refusal cut at 100 characters, in mid-sentence, with a "." added after it."""
+    [choice] = hint("ここには対局がありません。`/tora challenge` で始めてください。")
+    assert choice.name == "ここには対局がありません。"
