@@ -16,7 +16,7 @@ from rules import GameState, Side
 from . import players
 from .backends.opening import Reads, open_backend
 from .backends.sql import Connection, ReadConnection, Together, Writes
-from .competitions import ratings
+from .competitions import names, ratings
 from .competitions.events import Events
 from .competitions.ladders import Ladders
 from .competitions.ratings import Rating, RatingChange, RatingEvent
@@ -124,6 +124,13 @@ class Store:
 
     async def guild_settings(self, guild_id: int) -> dict[str, str]:
         return await self._read(lambda db: players.guild_settings(db, guild_id))
+
+    async def competition_names(
+        self, guild_id: int, typed: str, live: tuple[str, str], limit: int
+    ) -> list[str]:
+        """The first ``limit`` names of a server's tournaments and events starting with
+        ``typed`` (``names.starting``): one read of those alone, for autocomplete."""
+        return await self._read(lambda db: names.starting(db, guild_id, typed, live, limit))
 
     async def live_ai_matches(self, guild_id: int) -> int:
         """How many matches against the AI are live in a server (for its cap)."""

@@ -167,3 +167,26 @@ async def test_ti4_a_torii_spirit_by_components_only_shows_every_power(tmp_path:
         for msg in (stage.emu.world.messages[ann.id], bob):
             shown = [c for c in components(msg) if c.get("style") != 5]  # links stay usable
             assert shown and all(c.get("disabled") for c in shown)
+
+
+async def test_the_assassin_autocomplete_in_a_dm_of_several_matches_says_to_name_one(
+    tmp_path: Path,
+) -> None:
+    """Regression: in a DM, with two matches in their setup, ``/tora setup assassin:``
+    offered nothing at all, where ``strategy:`` (and every other completion) showed the hint
+    saying to name the match with the ``match`` option; now it shows the same hint."""
+    async with Stage(tmp_path, channels=2) as stage:
+        for channel in stage.channels:
+            await stage.slash("ann", "challenge", opponent="bob", channel=channel, board="long")
+            await stage.click("bob", "Accept", channel=channel)
+        dm = stage.emu.dm_channel(stage.user["ann"])
+
+        async def hint(focused: str, typed: str) -> list[str]:
+            offered = await stage.emu.autocomplete(
+                stage.user["ann"], dm, "tora", "setup", focused=focused, **{focused: typed}
+            )
+            return [choice["name"] for choice in offered]
+
+        said = "You play in several matches: say which one with the `match` option."
+        assert await hint("strategy", "a") == [said]
+        assert await hint("assassin", "v") == [said]

@@ -581,3 +581,22 @@ def test_an_autocomplete_refusal_reads_as_a_sentence():
     [choice] = hint("cannot read `zz`: write an action like A v5h7-v4h6. More words here.")
     assert choice.name == "Cannot read `zz`: write an action like A v5h7-v4h6."
     assert hint("v4h2 is off the board.")[0].name == "v4h2 is off the board."
+
+
+def test_an_autocomplete_hint_holds_no_control_characters() -> None:
+    """Regression: a hint repeated what was typed, control characters and all (``\\x00``, a
+    tab), and a refusal of several lines (the matches to choose from, in a DM) gave a name
+    with its line breaks; Discord takes no control character in a choice. Now the hint is
+    the first line, without them, and so is what it stands for."""
+    [choice] = hint("cannot read `a\x00b\tc\x1b`: write an action like A v5h7-v4h6.", "a\x00b\tc")
+    assert choice.name == "Cannot read `abc`: write an action like A v5h7-v4h6."
+    assert choice.value == "abc"
+    listed = hint("You play in several matches: say which one.\n- `1`: TORA · ann vs bob")
+    assert listed[0].name == listed[0].value == "You play in several matches: say which one."
+
+
+def test_an_autocomplete_hint_in_japanese_is_its_first_sentence() -> None:
+    """Regression: a Japanese refusal's sentences end in 「。」, not ". ", so its hint was
+    the whole refusal cut at 100 characters, in mid-sentence, with a "." added after it."""
+    [choice] = hint("ここには対局がありません。`/tora challenge` で始めてください。")
+    assert choice.name == "ここには対局がありません。"

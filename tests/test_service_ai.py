@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from types import SimpleNamespace
 
 import event_helpers as events
@@ -17,7 +19,16 @@ from ladder_fixtures import GUILD, desk_of, runner_of
 import ai
 from bot.ladder.boards import Boards
 from bot.ladder.errors import NotFound
-from bot.service import GuildSettings, Place, Refused, Settings, Terms, User, save_guild
+from bot.service import (
+    GuildSettings,
+    Place,
+    Refused,
+    Settings,
+    Terms,
+    User,
+    save_guild,
+    setup_phase,
+)
 from bot.service.hints import Hint, hint_text
 from bot.service.robots import robot
 from bot.service.testing import Harness, ManualClock
@@ -562,14 +573,16 @@ async def test_the_ai_does_not_take_back_a_turn_whose_search_looked_for_its_hidd
     assert "accepted ann's takeback" not in posted, posted[-1500:]
 
 
-async def test_a_takeback_asked_once_the_ai_staged_its_search_is_declined_and_it_plays_on(
+async def test_r10_a_takeback_asked_once_the_ai_staged_its_search_lapses_without_telling_it(
     h: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """R10: on TORA's long board the AI stages its search alone and thinks again for the
     rest of its turn; ann asks to take back her last turn meanwhile. Regression: the AI
     agreed to every takeback, accepting it was refused (it would take back the AI's search)
     three times in a row, and the AI gave up: it neither played its turn nor answered, and
-    the match sat until its clock ran out. It declines such a takeback now, saying why."""
+    the match sat until its clock ran out. Then it declined it in public saying that what it
+    had staged held a search, before its turn showed it. Now it plays on, as a player who
+    ends their turn over the request, which lapses with the turn's post."""
     monkeypatch.setattr(ai, "decide", searching_first())
     await practice(h, options={"board": "long", "assassins": True})
     await h.service.setup(HERE, ANN, {"strategy": "defensive", "ruler": "K", "assassin": "v8h17"})
@@ -592,9 +605,10 @@ async def test_a_takeback_asked_once_the_ai_staged_its_search_is_declined_and_it
     await h.service.takeback(HERE, ANN)
     gate.set()
     await h.settle()
-    posted = "\n".join(texts(h))
-    assert "AI (easy) (Opposition) declines ann's takeback request. " in posted, posted[-1500:]
-    assert any(t.startswith(AI_ENDED) for t in texts(h)), posted[-1500:]
+    asked = next(n for n, t in enumerate(texts(h)) if "proposes a takeback" in t)
+    after = texts(h)[asked + 1 :]
+    assert after and after[0].startswith(AI_ENDED), "\n".join(after)[-1500:]
+    assert "ann's takeback request lapsed: AI (easy)'s turn ended without" in after[0]
     hosted = (await h.service.matches_of(ANN.id))[0]
     assert "rewind" not in hosted.offers
 
@@ -629,3 +643,60 @@ async def test_r41_the_post_of_a_practice_setup_asks_its_one_player_to_choose(
     await practice(h, options={"board": "long", "assassins": True})
     post = next(t for t in texts(h) if "private message" in t)
     assert "ann, choose your setup privately: I have sent you a private message." in post
+
+
+async def _public_draws(
+    path: Path, hidden_twice: bool, monkeypatch: pytest.MonkeyPatch
+) -> list[object]:
+    """The public draws of a world on a fixed seed, after the AI chose its hidden setup in a
+    TORA match with Assassins: who challenges in a match against the AI begun then, and the
+    seeds of the searches up to the first one of the TORA match's AI (the later ones follow
+    the moves it found, which may rightly depend on its own setup). With ``hidden_twice``
+    the AI's hidden setup is drawn twice (the first thrown away): the same world but for
+    the AI's hidden choice, and how many values it took."""
+    chosen = setup_phase.drawn_setup
+
+    def twice(terms: Terms, side: Side, rng: random.Random) -> dict[str, str]:
+        chosen(terms, side, rng)
+        return chosen(terms, side, rng)
+
+    monkeypatch.setattr(setup_phase, "drawn_setup", twice if hidden_twice else chosen)
+    h = Harness(path, seed=7)
+    await h.open()
+    try:
+        offload = h.service._ctx.offload
+        search, seeds = offload.ai_turn, list[int]()
+
+        async def recorded(game, level, seconds, seed, owner):  # type: ignore[no-untyped-def]
+            seeds.append(seed)
+            return await search(game, level, seconds, seed, owner)
+
+        offload.ai_turn = recorded  # type: ignore[method-assign]
+        await practice(h, options={"board": "long", "assassins": True})
+        there = Place(1, 101)
+        terms = Terms(game="torishogi", rated=False, roles="random", turn_seconds=HOUR)
+        await h.service.challenge_ai(there, ANN, "easy", terms)
+        await h.settle()
+        drawn = [m.side_of(ANN.id) for m in await h.service.matches_of(ANN.id)]
+        before = len(seeds)
+        setup = {"strategy": "defensive", "ruler": "K", "assassin": "none"}
+        await h.service.setup(HERE, ANN, setup)
+        await h.service.end_turn(HERE, ANN)  # ann passes; the AI searches its turn
+        await h.settle()
+        return [drawn, seeds[: before + 1]]
+    finally:
+        monkeypatch.undo()
+        await h.close()
+
+
+async def test_the_ai_s_hidden_setup_does_not_shift_the_public_draws_after_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Twin worlds on one seed, differing only in the AI's hidden setup (its strategy,
+    whether it fields an Assassin, its square): the draws everyone sees afterwards (who
+    challenges, the AI's search seeds, which decide its moves) are the same. Regression:
+    the hidden setup drew a varying number of values from the service's shared generator,
+    so what it chose shifted every public draw after it."""
+    plain = await _public_draws(tmp_path / "plain.sqlite3", False, monkeypatch)
+    twin = await _public_draws(tmp_path / "twin.sqlite3", True, monkeypatch)
+    assert plain[1] and plain == twin

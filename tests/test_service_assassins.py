@@ -17,7 +17,7 @@ from bot.app.menus import ACT, Nav
 from bot.app.page_words import next_step, setup_text
 from bot.app.playing import Playing
 from bot.i18n import speaking, word
-from bot.service import Place, Refused, Terms, User
+from bot.service import NotAllowed, Place, Refused, Terms, User
 from bot.service.testing import Harness, RecordingThreads
 from rules.tora import Game, Options, Side
 
@@ -241,10 +241,23 @@ async def test_r41_each_player_is_offered_only_their_own_free_start_squares(h: H
     ann = await service.offered(HERE, ANN, "assassin")
     assert ann[0] == "v1h17" and "v9h17" not in ann and ann[-1] == "none"  # the Ruler's
     assert await service.offered(HERE, BOB, "assassin", "v17") == ["v17h1"]
-    assert await service.offered(HERE, User(3, "carl"), "assassin") == []  # a spectator
-    await service.setup(HERE, ANN, {"ruler": "Q", "assassin": "v3h17"})
-    await service.setup(HERE, BOB, {"ruler": "K", "assassin": "none"})
-    assert await service.offered(HERE, ANN, "assassin") == []  # the game is on
+
+
+async def test_r41_the_assassin_autocomplete_says_why_it_offers_nothing(h: Harness) -> None:
+    """Regression: ``/tora setup assassin:`` offered nothing at all, with no word why, to a
+    spectator, once the game had begun, and where no match is, where ``strategy:`` says
+    why in a hint; it now gives the same refusals as the setup form."""
+    service = h.service
+    with pytest.raises(Refused, match="There is no match here"):
+        await service.offered(HERE, ANN, "assassin")
+    await service.challenge(HERE, ANN, BOB, TERMS)
+    await service.accept(HERE, BOB)
+    with pytest.raises(NotAllowed, match="you are welcome to watch"):
+        await service.offered(HERE, User(3, "carl"), "assassin")
+    await service.setup(HERE, ANN, {"strategy": "aggressive", "ruler": "Q", "assassin": "v3h17"})
+    await service.setup(HERE, BOB, {"strategy": "defensive", "ruler": "K", "assassin": "none"})
+    with pytest.raises(Refused, match="The setup is over"):
+        await service.offered(HERE, ANN, "assassin")
 
 
 async def test_r43_a_search_in_a_refused_command_stays_staged_and_its_result_is_not_free(

@@ -570,3 +570,37 @@ async def test_a_match_discord_opens_no_thread_for_is_said_to_play_in_the_channe
     [told] = [m for m in h.delivery.channel(HERE.channel_id) if "no thread here" in m.text]
     assert told.text.startswith("**Cup**: Discord opened no thread here for ann v bob, so their")
     assert set(told.mentions) == {1, 2}
+
+
+async def test_the_tournament_name_autocomplete_reads_only_the_names_it_offers(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: each keystroke of a tournament name read every event and tournament of
+    the server, however many it ran over the years, to keep the few starting with what was
+    typed. Now one query of both tables keeps those and the first of them (open or running
+    first, then newest first), as before; on both backends."""
+    from event_helpers import desk_of as events_of
+
+    from bot.tournament.event_spec import EventSpec
+
+    desk, events = await desk_for(h), await events_of(h)
+    for name in ("Cup A", "Coupe d'Été", "Cup B", "Cup Old"):
+        await h.advance(60)
+        await desk.create(HERE, ADMIN, name, "short", 49, admin=True)
+    await h.advance(60)
+    await events.create(HERE, ADMIN, EventSpec("Cup Swiss", "torishogi", "swiss", {}), admin=True)
+    await desk.cancel(HERE, ADMIN, "Cup Old", admin=True)  # over: offered last
+    for area in (h.store.events, h.store.tournaments):
+        monkeypatch.setattr(area, "of_guild", None)  # not read for a keystroke
+    assert await desk.names(HERE.guild_id, "cu") == ["Cup Swiss", "Cup B", "Cup A", "Cup Old"]
+    assert await desk.names(HERE.guild_id, "CUP ", limit=2) == ["Cup Swiss", "Cup B"]
+    assert await desk.names(HERE.guild_id, "coupe d'é") == ["Coupe d'Été"]
+    assert await desk.names(HERE.guild_id, "") == [
+        "Cup Swiss",
+        "Cup B",
+        "Coupe d'Été",
+        "Cup A",
+        "Cup Old",
+    ]
+    for typed in ("%", "_up", "Cup\x00", "x"):  # no wildcard, nor what PostgreSQL cannot hold
+        assert await desk.names(HERE.guild_id, typed) == []

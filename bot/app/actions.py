@@ -387,11 +387,9 @@ class Actions:
 
     async def offered(self, caller: Caller, match: str | None, name: str, typed: str) -> list[str]:
         """The answers the caller's free-text setup question ``name`` may take now, starting
-        with ``typed`` (TORA's Assassin: the free squares of their home edge, R41)."""
-        try:
-            place = await self.place(caller, match)
-        except Unusable:
-            return []
+        with ``typed`` (TORA's Assassin: the free squares of their home edge, R41); no
+        match to ask about (none, or several in a DM) is refused as for any completion."""
+        place = await self.place(caller, match)
         return await self.service.offered(place, caller.user, name, typed)
 
     # ---- agreements and endings ----------------------------------------------------------

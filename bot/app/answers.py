@@ -54,6 +54,7 @@ def explain(exc: BaseException) -> str | None:
 
 
 FIRST_WORD = re.compile(r"[a-z][a-z']*(?=[\s,;:.!?]|$)")
+FULL_STOP = "。"  # the Japanese full stop
 
 
 def sentence(text: str) -> str:
@@ -66,8 +67,12 @@ def sentence(text: str) -> str:
 
 
 def first_sentence(text: str) -> str:
-    """A refusal's first sentence, as a one-line hint (where a list of choices would be)."""
-    return sentence(text.split(". ")[0].rstrip(".") + ".")
+    """A refusal's first sentence, as a one-line hint (where a list of choices would be):
+    up to its first ". ", or its first 「。」 (Japanese sentences end so, with no space)."""
+    first = text.split(". ")[0]
+    if FULL_STOP in first:
+        return first.split(FULL_STOP)[0] + FULL_STOP
+    return sentence(first.rstrip(".") + ".")
 
 
 def failure_text(ref: str) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import unicodedata
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -41,13 +42,21 @@ def choices(found: list[Completion]) -> Choices:
 
 
 def hint(text: str, typed: str = "") -> Choices:
-    """A refusal's first sentence as the only choice: the user reads why there is none. It
-    stands for what was ``typed`` (Discord picks the first choice on Enter: the command
-    then answers what was typed, not the hint's words), or for itself when nothing was
-    (or more than a value holds)."""
-    first = first_sentence(text)[:100]
+    """A refusal's first sentence (of its first line) as the only choice: the user reads why
+    there is none. It stands for what was ``typed`` (Discord picks the first choice on
+    Enter: the command then answers what was typed, not the hint's words), or for itself
+    when nothing was (or more than a value holds). Neither holds control characters, which
+    a refusal may repeat from what was typed."""
+    first = first_sentence(_printable(text.split("\n", 1)[0]))[:100]
+    typed = _printable(typed)
     value = typed if 0 < len(typed) <= 100 else first
     return [app_commands.Choice(name=first, value=value)]
+
+
+def _printable(text: str) -> str:
+    """``text`` without its control characters (a tab, a line break, ``\\x00``): Discord
+    takes none in a choice."""
+    return "".join(char for char in text if unicodedata.category(char) != "Cc")
 
 
 async def safely(

@@ -96,7 +96,7 @@ class Context:
     renderer: Renderer
     clock: Clock
     settings: Settings
-    rng: random.Random
+    rng: random.Random  # public draws: who challenges, the AI's search seeds
     # after a commit: wakes the deliverer's workers of the posts it queued (the first
     # argument), and the timers unless told that none changed (the second) or that the
     # soonest clock it set (the third, ``soonest``) comes after the one they wait for
@@ -109,6 +109,9 @@ class Context:
     # yet to stand still through it (``Absences``, which reads them from the store: a day
     # given before a crash too, so True at start)
     unmoved: bool = True
+    # hidden draws (an AI's secret setup), apart from ``rng``: they take as many values as
+    # what they choose needs, which would otherwise shift every public draw after them
+    hidden: random.Random = field(kw_only=True)
 
     def now(self) -> float:
         return self.clock.now()

@@ -71,12 +71,13 @@ class Host:
     ) -> None:
         settings = settings or Settings()
         clock = clock or SystemClock()
+        rng = rng or random.Random()
         self._ctx = Context(
             store,
             renderer,
             clock,
             settings,
-            rng or random.Random(),
+            rng,
             self._changed,
             Offload(
                 settings.rules_processes,
@@ -87,6 +88,7 @@ class Host:
             ),
             KeptLanguages(store, clock.now),
             self._touched,
+            hidden=random.Random(rng.getrandbits(64)),  # one draw: a seed gives both
         )
         self._timers_changed = asyncio.Event()
         self._outbox_changed = asyncio.Event()

@@ -114,12 +114,27 @@ def job_of(table: Table) -> Job | None:
     if hosted.phase != PLAYING or table.match is None or table.game.is_over():
         return None
     for kind, proposer in sorted(table.offers().items()):
-        if proposer.other in sides:  # two AI players: the other answers the one's offer
-            return job(ANSWER, proposer.other, kind)
+        if proposer.other in sides and not kept_back(table, kind):
+            return job(ANSWER, proposer.other, kind)  # two AI players: the other answers
     side = table.game.side
     if table.paused or side not in sides:
         return None
     return job(TURN, side)
+
+
+def kept_back(table: Table, kind: str) -> bool:
+    """Whether the AI leaves proposal ``kind`` unanswered and plays on: a takeback its
+    running turn could not accept, as it holds an action the rules never take back (TORA's
+    search, R10, which it stages alone before thinking on: ``ai.plays_alone``). The request
+    lapses when that turn ends, as when a player ends their turn over it; declining would
+    say in public, before its turn shows it, that what it staged holds a search."""
+    if kind != REWIND:
+        return False
+    try:
+        table.game.check_discard()
+    except ActionError:
+        return True
+    return False
 
 
 def with_game(job: Job, table: Table) -> Job:
@@ -140,7 +155,7 @@ def flow_of(ctx: Context, job: Job, texts: list[str], ends: bool = True) -> Flow
         if not still_to_do(table, job):  # a proposal came while it searched: answer it first
             raise StaleRequest(_("The AI's work in that match had changed, so nothing was done."))
         if job.kind == CHOOSE:
-            answers = setup_phase.drawn_setup(table.terms, job.side, ctx.rng)
+            answers = setup_phase.drawn_setup(table.terms, job.side, ctx.hidden)
             return await setup_phase.choose(ctx, table, user, answers)
         if job.kind == TURN:
             if job.offer_draw:
@@ -150,9 +165,7 @@ def flow_of(ctx: Context, job: Job, texts: list[str], ends: bool = True) -> Flow
             return await play.whole_turn(ctx, table, user, texts)
         if agrees(table, job):
             return await agreements.propose(ctx, table, user, job.proposal)
-        return await agreements.decline(
-            ctx, table, user, only=job.proposal, why=why_not(table, job)
-        )
+        return await agreements.decline(ctx, table, user, only=job.proposal, why=why_not(job))
 
     return flow
 
@@ -169,8 +182,8 @@ def still_to_do(table: Table, job: Job) -> bool:
 
 
 def agrees(table: Table, job: Job) -> bool:
-    """An AI agrees to a takeback (only ever asked in a casual match) unless it cannot
-    accept it (``kept_staged``), to a pause in a practice game (it never resumes a match: a
+    """An AI agrees to a takeback (only ever asked in a casual match; one it cannot accept
+    it never answers: ``kept_back``), to a pause in a practice game (it never resumes a match: a
     rated one would wait paused for ever, out of its ladder, docs/SERVICE.md's hostage, and
     a competition's would hold its round up), and
     to a draw (or a reset) only when it stands worse by its own judgement of what it may
@@ -178,33 +191,14 @@ def agrees(table: Table, job: Job) -> bool:
     if job.proposal == PAUSE:
         return table.practice
     if job.proposal == REWIND:
-        return kept_staged(table.game) is None
+        return True  # one it could not accept is left to lapse (``kept_back``)
     return ai.takes_draw(table.game, job.side)
 
 
-def why_not(table: Table, job: Job) -> Text | None:
+def why_not(job: Job) -> Text | None:
     """What the AI says after declining ``job``'s proposal (None: nothing, a draw it does
     not want)."""
-    if job.proposal == PAUSE:
-        return RATED_PAUSE
-    kept = kept_staged(table.game) if job.proposal == REWIND else None
-    if kept is None:
-        return None
-    return msg(
-        "The AI cannot accept it now: that would take back what it staged this turn, and {reason}.",
-        reason=kept,
-    )
-
-
-def kept_staged(game: GameState) -> Text | None:
-    """Why accepting a takeback now would be refused: the AI's running turn holds an action
-    the rules never take back (TORA's search, R10, which it stages alone before thinking on:
-    ``ai.plays_alone``); None when it may accept."""
-    try:
-        game.check_discard()
-    except ActionError as exc:
-        return exc.message
-    return None
+    return RATED_PAUSE if job.proposal == PAUSE else None
 
 
 class Robots:

@@ -321,29 +321,34 @@ class MatchService(Looking, Absences, Drafting, Coaching):
         """The player's setup as a form (each question, what may be picked now, what they
         chose), for them alone: a front end's setup components. Not rate limited."""
         async with self._lock(place.channel_id):
-            table = await self._loaded(place.channel_id)
-            if table is None:
-                raise Refused(self._no_match())
-            if table.hosted.phase != SETUP:
-                raise Refused(
-                    _(
-                        "The setup is over: the game has begun, or the match has ended. "
-                        "{command} shows it.",
-                        command=self._ctx.cmd("board", localized=True),
-                    )
-                )
+            table = await self._in_setup(place)
             return await setup_phase.form(self._ctx, table, user)
 
     async def offered(self, place: Place, user: User, name: str, typed: str = "") -> list[str]:
         """The answers the user's own free-text setup question ``name`` may take now (TORA's
         Assassin: the free squares of their home edge, R41) that start with ``typed``, for
-        them alone: to autocomplete ``setup``. Not rate limited, like ``choices``."""
+        them alone: to autocomplete ``setup``, refused as the setup form is (no match, the
+        setup over, a spectator). Not rate limited, like ``choices``."""
         async with self._lock(place.channel_id):
-            table = await self._loaded(place.channel_id)
-            if table is None or table.hosted.phase != SETUP:
-                return []
+            table = await self._in_setup(place)
             found = await setup_phase.offered(self._ctx, table, user, name)
         return [option for option in found if option.startswith(typed.strip().lower())]
+
+    async def _in_setup(self, place: Place) -> Table:
+        """The match here, refused unless its players are choosing their setups (under the
+        channel's lock)."""
+        table = await self._loaded(place.channel_id)
+        if table is None:
+            raise Refused(self._no_match())
+        if table.hosted.phase != SETUP:
+            raise Refused(
+                _(
+                    "The setup is over: the game has begun, or the match has ended. "
+                    "{command} shows it.",
+                    command=self._ctx.cmd("board", localized=True),
+                )
+            )
+        return table
 
     # ---- turns ---------------------------------------------------------------------------
     async def play(

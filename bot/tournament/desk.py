@@ -443,12 +443,9 @@ class TournamentDesk(Desk[Flow]):
 
     async def names(self, guild_id: int, typed: str = "", limit: int = 25) -> list[str]:
         """The server's tournament names (every format) starting with ``typed``, for
-        autocomplete: in the order of ``_every``, the first ``limit``."""
-        return (await self._named(guild_id, typed))[:limit]
-
-    async def _named(self, guild_id: int, typed: str) -> list[str]:
-        rows = await self._every(guild_id)
-        return [r.name for r in rows if r.name.casefold().startswith(typed.casefold())]
+        autocomplete: in the order of ``_every``, the first ``limit``, read alone (a
+        keystroke reads no more than it offers)."""
+        return await self._store.competition_names(guild_id, typed, LIVE, limit)
 
     async def _every(self, guild_id: int) -> list[EventRow | TournamentRow]:
         """The server's tournaments of every format: those open or running first, then the
@@ -463,7 +460,7 @@ class TournamentDesk(Desk[Flow]):
     async def _tournament(self, place: Place, name: str) -> TournamentRow:
         t = await self._store.tournaments.named(place.guild_id, name.strip())
         if t is None:
-            known = await self._named(place.guild_id, "")
+            known = [r.name for r in await self._every(place.guild_id)]
             listed = ", ".join(f"**{escape(n)}**" for n in known[:LISTED]) or _("none yet")
             if len(known) > LISTED:
                 listed += " " + pgettext(

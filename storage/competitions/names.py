@@ -7,6 +7,8 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 
+from ..backends.sql import ReadConnection
+
 # A competition as the migration reads it: its table, id, server and name.
 Named = tuple[str, int, int, str]
 # What the migration writes back: its table, id, name (with a suffix if renamed) and key.
@@ -23,6 +25,38 @@ def has_control_characters(name: str) -> bool:
     name (and the ladder such a removal's reason), since PostgreSQL's text cannot hold a NUL
     (SQLite's can), and so it names none."""
     return any(unicodedata.category(char) == "Cc" for char in name)
+
+
+# A server's tournament and event names whose key starts with a prefix (compared as text of
+# its length: no LIKE wildcards to escape, the same on both backends), open or running ones
+# first, then the newest; ties as the desk lists them (events, then tournaments, newest id).
+STARTING_SQL = """
+SELECT name FROM (
+    SELECT name, status, created_at, 0 AS kind, id FROM events
+        WHERE guild_id = ? AND substr(name_key, 1, length(CAST(? AS TEXT))) = ?
+    UNION ALL
+    SELECT name, status, created_at, 1 AS kind, id FROM tournaments
+        WHERE guild_id = ? AND substr(name_key, 1, length(CAST(? AS TEXT))) = ?
+) AS named
+ORDER BY CASE WHEN status IN (?, ?) THEN 0 ELSE 1 END, created_at DESC, kind, id DESC
+LIMIT ?
+"""
+
+
+async def starting(
+    db: ReadConnection, guild_id: int, typed: str, live: tuple[str, str], limit: int
+) -> list[str]:
+    """The first ``limit`` names of the server's tournaments and events whose name starts
+    with ``typed`` in any case (``live``: the two statuses listed first), in one read of
+    those alone. None starts with a control character (``has_control_characters``), which
+    PostgreSQL could not even be asked about."""
+    if has_control_characters(typed):
+        return []
+    prefix = typed.casefold()  # a stored name is spaced as its key: only its case differs
+    rows = await db.execute_fetchall(
+        STARTING_SQL, (guild_id, prefix, prefix, guild_id, prefix, prefix, *live, limit)
+    )
+    return [str(name) for (name,) in rows]
 
 
 def keyed(oldest_first: Iterable[Named]) -> list[Keyed]:
