@@ -12,6 +12,7 @@ browser's ``Accept-Language`` (``accepted_language``)."""
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import json
 import logging
@@ -38,6 +39,9 @@ from .forwarded import NO_PROXIES, Proxies
 log = logging.getLogger("bot.web")
 
 MOST_BODY = 4096  # bytes of a request body
+# seconds for a request's body to arrive whole: the idle timeout spares a request under way,
+# so a client that announced a body and never sent it held its connection for good
+BODY_SECONDS = 10.0
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; "
     "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
@@ -270,11 +274,16 @@ def client_network(client: str | None) -> str:
 # ---- bodies ----------------------------------------------------------------------------------
 async def body_of(request: web.Request) -> dict[str, Any]:
     """The request's JSON object, at most ``MOST_BODY`` bytes (413 beyond; 400 for
-    anything but a JSON object)."""
+    anything but a JSON object; 408 when it has not arrived within ``BODY_SECONDS``)."""
     length = request.content_length
     if length is not None and length > MOST_BODY:
         raise Refusal(413, too_large())
-    return parse_body(await read_most(request.content, MOST_BODY))
+    try:
+        async with asyncio.timeout(BODY_SECONDS):
+            data = await read_most(request.content, MOST_BODY)
+    except TimeoutError:
+        raise Refusal(408, _("The request's body did not arrive in time.")) from None
+    return parse_body(data)
 
 
 async def read_most(stream: StreamReader, most: int) -> bytes:
