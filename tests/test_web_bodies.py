@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from pathlib import Path
 
 import pytest
@@ -141,3 +142,35 @@ async def test_a_body_that_never_arrives_is_refused_in_time(
         finally:
             writer.close()
         assert answer.startswith(b"HTTP/1.1 408"), answer
+
+
+async def test_a_request_that_is_not_http_is_no_error_in_the_log(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A request aiohttp could not parse (a scanner's junk, a header of control bytes) was
+    logged as an error with its traceback and the bytes sent, one for each at the network's
+    pace: the client's doing, nothing for the operator to fix, and a flood that buried the
+    bot's own errors. It is a line at debug level, without the bytes; still a 400."""
+    async with World(tmp_path / "r.sqlite3") as w:
+        await w.web.start()
+        try:
+            for level in (logging.INFO, logging.DEBUG):
+                caplog.clear()
+                caplog.set_level(level)
+                answer = await _junk_sent(w.web.port)
+                assert answer.startswith(b"HTTP/1.0 400"), answer
+                said = [r for r in caplog.records if "handling request" in r.getMessage()]
+                assert len(said) == (level == logging.DEBUG), said
+                assert all(r.levelno == logging.DEBUG and not r.exc_info for r in said), said
+                assert "secret" not in caplog.text
+        finally:
+            await w.web.stop()
+
+
+async def _junk_sent(port: int) -> bytes:
+    """The answer to a request with a header of control bytes."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(b"GET /api/m/1 HTTP/1.1\r\nHost: x\r\nX-Junk: secret\x01\r\n\r\n")
+    answer = await asyncio.wait_for(reader.read(), 5)
+    writer.close()
+    return answer
