@@ -1,10 +1,11 @@
 """What every request to the web board passes: the security headers on every answer (a
-strict Content Security Policy, no sniffing, no Referer, no framing), ``no-store`` on JSON
-and private answers, refusals as JSON with the status that says what was wrong, rate limits
-per private link and per client address (per Discord user for a signed-in Activity's page:
-``Site.counted_as``), bodies of at most 4 KiB parsed into bounded
-fields, and an access log that never holds a token (only the method, the path and the
-status: a token travels in the Authorization header, never in a path or query).
+strict Content Security Policy, no sniffing, no Referer, no framing, no software's
+version), ``no-store`` on JSON and private answers, refusals as JSON with the status that
+says what was wrong, rate limits per private link and per client address (per Discord user
+for a signed-in Activity's page: ``Site.counted_as``), bodies of at most 4 KiB (arrived
+within ``BODY_SECONDS``) parsed into bounded fields, and an access log that never holds a
+token (only the method, the path and the status: a token travels in the Authorization
+header, never in a path or query).
 
 Every refusal is in the language of whoever reads it: a player's (their private link or
 Activity sign-in says who they are: ``speaking_to``), a public page's server's, else the
@@ -52,6 +53,8 @@ HEADERS = {
     "Referrer-Policy": "no-referrer",
     "X-Frame-Options": "DENY",
     "Cross-Origin-Opener-Policy": "same-origin",
+    # aiohttp's own names Python's and its versions: which known flaws to try, for anyone
+    "Server": "tora-bot",
 }
 DISCORD_ORIGINS = ("https://discord.com", "https://ptb.discord.com", "https://canary.discord.com")
 FRAMED = web.RequestKey("framed_by", dict[str, str])  # the headers of a page Discord frames
