@@ -72,6 +72,16 @@ async def test_every_answer_carries_the_security_headers(w: World) -> None:
         assert answer.headers["Cache-Control"] == "no-store"
 
 
+async def test_no_answer_names_the_servers_software_and_its_versions(w: World) -> None:
+    """Every answer said ``Server: Python/3.11 aiohttp/3.14.5``: which known flaws of which
+    versions to try, to anyone who asked. It names the bot alone."""
+    match = await w.playing()
+    assert w.client is not None
+    for path in (f"/m/{match}", f"/api/m/{match}", "/nowhere", f"/api/m/{match}/events"):
+        async with w.client.get(path) as answer:
+            assert answer.headers["Server"] == "tora-bot", path
+
+
 @pytest.mark.parametrize("path", ["/api/m/999", "/api/m/0", "/api/m/abc", "/api/m/1" + "0" * 30])
 async def test_an_unknown_match_is_refused_with_404(w: World, path: str) -> None:
     status, body = await w.get(path)

@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from pathlib import Path
 
+import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 from hypothesis import given
 from hypothesis import strategies as st
 from web_world import World
 
+from bot.web import guard
 from bot.web.discord_api import DiscordApi
 from bot.web.guard import MOST_BODY, Refusal, field_of, parse_body
 from rules import Side
@@ -112,3 +115,62 @@ async def test_an_answer_of_discord_that_arrives_in_two_parts_is_read_whole() ->
     async with TestServer(app) as server:
         discord = DiscordApi(str(server.make_url("")), 1, "secret", "bot-token")
         assert (await discord.identify("code")).user_id == 123456789012345678
+
+
+async def test_a_body_that_never_arrives_is_refused_in_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A request that announced a body and sent only its start held its connection, and the
+    handler waiting for the rest, for good (the idle timeout spares a request under way): a
+    few clients that never finish (or a proxy streaming them, as Caddy does) piled up
+    connections without end. It is refused with 408 once ``BODY_SECONDS`` have passed."""
+    monkeypatch.setattr(guard, "BODY_SECONDS", 0.3)
+    async with World(tmp_path / "r.sqlite3") as w:
+        assert w.client is not None
+        match = await w.playing()
+        token = await w.token(match, Side.CHALLENGER)
+        head = (
+            f"POST /api/me/act HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n"
+            "Content-Length: 100\r\n\r\n"
+        )
+        server = w.client.server
+        reader, writer = await asyncio.open_connection(server.host, server.port)
+        writer.write(head.encode() + b'{"stamp": ')
+        await writer.drain()
+        try:
+            answer = await asyncio.wait_for(reader.read(200), 5)
+        finally:
+            writer.close()
+        assert answer.startswith(b"HTTP/1.1 408"), answer
+
+
+async def test_a_request_that_is_not_http_is_no_error_in_the_log(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A request aiohttp could not parse (a scanner's junk, a header of control bytes) was
+    logged as an error with its traceback and the bytes sent, one for each at the network's
+    pace: the client's doing, nothing for the operator to fix, and a flood that buried the
+    bot's own errors. It is a line at debug level, without the bytes; still a 400."""
+    async with World(tmp_path / "r.sqlite3") as w:
+        await w.web.start()
+        try:
+            for level in (logging.INFO, logging.DEBUG):
+                caplog.clear()
+                caplog.set_level(level)
+                answer = await _junk_sent(w.web.port)
+                assert answer.startswith(b"HTTP/1.0 400"), answer
+                said = [r for r in caplog.records if "handling request" in r.getMessage()]
+                assert len(said) == (level == logging.DEBUG), said
+                assert all(r.levelno == logging.DEBUG and not r.exc_info for r in said), said
+                assert "secret" not in caplog.text
+        finally:
+            await w.web.stop()
+
+
+async def _junk_sent(port: int) -> bytes:
+    """The answer to a request with a header of control bytes."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(b"GET /api/m/1 HTTP/1.1\r\nHost: x\r\nX-Junk: secret\x01\r\n\r\n")
+    answer = await asyncio.wait_for(reader.read(), 5)
+    writer.close()
+    return answer

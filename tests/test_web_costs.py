@@ -278,3 +278,48 @@ async def test_the_replays_kept_are_bounded_by_their_views_not_by_their_records(
         assert views is not None and len(views) >= 200
     held = sum(len(entry.views or ()) for entry in boards._replays._items.values())
     assert held <= REPLAY_VIEWS, f"{held} views kept, {REPLAY_VIEWS} at most"
+
+
+async def test_the_pages_of_many_ended_matches_work_out_their_replays_one_at_a_time(
+    w: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An ended match's page lists its moves from its replay, a long match's hundreds of
+    milliseconds of Python in a thread; one client asking for the pages of many ended
+    matches at once (their numbers follow each other) had each worked out together, holding
+    the interpreter and the threads every other part of the bot waits for. They are worked
+    out one at a time (``REPLAYS_AT_ONCE``), as the bot's costly commands are."""
+    import threading
+    import time
+
+    from bot.app import boards as boards_module
+
+    drawing_of = boards_module.drawing_of
+    running, most = [0], [0]
+    lock = threading.Lock()
+
+    def slow_drawing(game: str) -> Any:
+        drawing = drawing_of(game)
+
+        class Slow:  # the game's drawing, its replay counted and slowed down
+            def __getattr__(self, name: str) -> Any:
+                return getattr(drawing, name)
+
+            def views(self, record: str) -> list[Any]:
+                with lock:
+                    running[0] += 1
+                    most[0] = max(most[0], running[0])
+                time.sleep(0.05)
+                with lock:
+                    running[0] -= 1
+                return list(drawing.views(record))
+
+        return Slow()
+
+    matches = []
+    for _ in range(4):
+        matches.append(await w.playing())
+        await w.service.resign(HERE, ANN)
+    monkeypatch.setattr(boards_module, "drawing_of", slow_drawing)
+    answers = await asyncio.gather(*(w.get(f"/api/m/{match}") for match in matches))
+    assert [status for status, _state in answers] == [200] * 4, answers
+    assert most[0] == 1, f"{most[0]} replays worked out at once"

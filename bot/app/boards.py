@@ -53,6 +53,11 @@ SEATED = 4096  # matches whose server and players ``page_language`` keeps
 # a long match's record hundreds of them: a count of records bounded nothing)
 REPLAY_VIEWS = 2_000
 LAYOUTS = 256  # pictures' sizes and cells kept, by game and where the squares are
+# Replays worked out at once: a long match's is hundreds of milliseconds of Python in a
+# thread, holding the interpreter, and anyone may ask for the pages of every ended match at
+# once (their numbers follow each other): more together would only take the threads and the
+# time the rest of the bot waits for
+REPLAYS_AT_ONCE = 1
 
 
 @dataclass(frozen=True)
@@ -95,6 +100,7 @@ class Boards:
         self._pictures: BytesCache[bytes] = BytesCache(PICTURES)
         self._layouts: Recent[dict[str, Any]] = Recent(LAYOUTS)  # a picture's size and cells
         self._replays: BytesCache[_Replayed] = BytesCache(REPLAY_VIEWS)
+        self._replaying = asyncio.Semaphore(REPLAYS_AT_ONCE)
         self._states = States(STATES)
         self._records: Recent[str] = Recent(RECORDS)
         # Matches whose players are known, for ``page_language``, read at every request of
@@ -280,21 +286,20 @@ class Boards:
 
     async def _replay(self, look: Look) -> list[Any] | None:
         """The public views of the match's record, at the start and after each turn (None:
-        it does not replay yet). Kept by the record's digest: public text only."""
+        it does not replay yet). Kept by the record's digest: public text only; worked out
+        ``REPLAYS_AT_ONCE`` at a time."""
         record = await self._record_of(look)
         if record is None:
             return None
         key = hashlib.sha256(record.encode()).digest()
         kept = self._replays.get(key)
-        if kept is not None:
-            return kept.views
-        drawing = drawing_of(look.terms.game)
-        try:
-            views: list[Any] | None = list(await asyncio.to_thread(drawing.views, record))
-        except (RecordError, ReplayError):
-            views = None  # kept too: the same record never replays
-        self._replays.put(key, _Replayed(views))
-        return views
+        if kept is None:
+            async with self._replaying:
+                kept = self._replays.get(key)  # worked out while this one waited its turn
+                if kept is None:
+                    kept = await _replayed(look.terms.game, record)
+                    self._replays.put(key, kept)
+        return kept.views
 
     async def _record_of(self, look: Look) -> str | None:
         """The match's public record, kept by ``record_key`` (None: its game has not begun)."""
@@ -399,6 +404,14 @@ class Boards:
             png = await self.service.paint(drawn.paint)
             self._pictures.put(drawn.key, png)
         return Picture(png, dict(drawn.cells(drawn.view)))
+
+
+async def _replayed(game: str, record: str) -> _Replayed:
+    """The public views of ``game``'s ``record``, worked out in a thread."""
+    try:
+        return _Replayed(list(await asyncio.to_thread(drawing_of(game).views, record)))
+    except (RecordError, ReplayError):
+        return _Replayed(None)  # kept too: the same record never replays
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,11 @@
 """What every request to the web board passes: the security headers on every answer (a
-strict Content Security Policy, no sniffing, no Referer, no framing), ``no-store`` on JSON
-and private answers, refusals as JSON with the status that says what was wrong, rate limits
-per private link and per client address (per Discord user for a signed-in Activity's page:
-``Site.counted_as``), bodies of at most 4 KiB parsed into bounded
-fields, and an access log that never holds a token (only the method, the path and the
-status: a token travels in the Authorization header, never in a path or query).
+strict Content Security Policy, no sniffing, no Referer, no framing, no software's
+version), ``no-store`` on JSON and private answers, refusals as JSON with the status that
+says what was wrong, rate limits per private link and per client address (per Discord user
+for a signed-in Activity's page: ``Site.counted_as``), bodies of at most 4 KiB (arrived
+within ``BODY_SECONDS``) parsed into bounded fields, and an access log that never holds a
+token (only the method, the path and the status: a token travels in the Authorization
+header, never in a path or query).
 
 Every refusal is in the language of whoever reads it: a player's (their private link or
 Activity sign-in says who they are: ``speaking_to``), a public page's server's, else the
@@ -12,6 +13,7 @@ browser's ``Accept-Language`` (``accepted_language``)."""
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import json
 import logging
@@ -38,6 +40,9 @@ from .forwarded import NO_PROXIES, Proxies
 log = logging.getLogger("bot.web")
 
 MOST_BODY = 4096  # bytes of a request body
+# seconds for a request's body to arrive whole: the idle timeout spares a request under way,
+# so a client that announced a body and never sent it held its connection for good
+BODY_SECONDS = 10.0
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; "
     "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
@@ -48,6 +53,8 @@ HEADERS = {
     "Referrer-Policy": "no-referrer",
     "X-Frame-Options": "DENY",
     "Cross-Origin-Opener-Policy": "same-origin",
+    # aiohttp's own names Python's and its versions: which known flaws to try, for anyone
+    "Server": "tora-bot",
 }
 DISCORD_ORIGINS = ("https://discord.com", "https://ptb.discord.com", "https://canary.discord.com")
 FRAMED = web.RequestKey("framed_by", dict[str, str])  # the headers of a page Discord frames
@@ -270,11 +277,16 @@ def client_network(client: str | None) -> str:
 # ---- bodies ----------------------------------------------------------------------------------
 async def body_of(request: web.Request) -> dict[str, Any]:
     """The request's JSON object, at most ``MOST_BODY`` bytes (413 beyond; 400 for
-    anything but a JSON object)."""
+    anything but a JSON object; 408 when it has not arrived within ``BODY_SECONDS``)."""
     length = request.content_length
     if length is not None and length > MOST_BODY:
         raise Refusal(413, too_large())
-    return parse_body(await read_most(request.content, MOST_BODY))
+    try:
+        async with asyncio.timeout(BODY_SECONDS):
+            data = await read_most(request.content, MOST_BODY)
+    except TimeoutError:
+        raise Refusal(408, _("The request's body did not arrive in time.")) from None
+    return parse_body(data)
 
 
 async def read_most(stream: StreamReader, most: int) -> bytes:

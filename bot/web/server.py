@@ -8,6 +8,7 @@ import logging
 from typing import Any
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.app.boards import Boards
 from bot.app.links import Links
@@ -27,11 +28,30 @@ from .site import Site
 
 log = logging.getLogger("bot.web")
 access = logging.getLogger("bot.web.access")
+http = logging.getLogger("bot.web.http")  # aiohttp's connections' (a request it cannot read)
 SHUTDOWN_SECONDS = 5.0  # how long a stop waits for requests under way
 # How long an idle connection (between requests) is kept: aiohttp's own 3630 s let every
 # connection a page or a script opened and left hold a socket for an hour. A live stream is
 # a request under way, not idle (its heartbeats come every 15 s).
 IDLE_SECONDS = 75.0
+
+
+class ClientsJunk(logging.Filter):
+    """aiohttp logs a request it could not parse (a scanner's junk, a header of control
+    bytes) as an error, with its traceback and the bytes sent, one for each at the network's
+    pace: the client's doing, nothing for the operator to fix, and it buried the bot's own
+    errors. Such a record becomes one debug line, without the bytes: kept only where the
+    logger logs at debug level (the logger's level was checked for an error's)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not (record.exc_info and isinstance(record.exc_info[1], HttpProcessingError)):
+            return True
+        record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+        record.exc_info = record.exc_text = None
+        return logging.getLogger(record.name).isEnabledFor(logging.DEBUG)
+
+
+http.addFilter(ClientsJunk())
 
 
 class CannotListen(RuntimeError):
@@ -111,6 +131,7 @@ class WebBoard:
             self.application(),
             access_log_class=AccessLog,
             access_log=access,
+            logger=http,
             shutdown_timeout=SHUTDOWN_SECONDS,
             keepalive_timeout=IDLE_SECONDS,
         )
