@@ -427,6 +427,32 @@ async def test_the_plan_panel_cancels_a_saved_plan_and_can_be_closed(tmp_path: P
         assert listed.text.endswith("1. if bob plays b5b4, you play a3a4"), listed.text
 
 
+async def test_a_plan_panels_menu_cancels_the_plan_picked_after_another_was_cancelled(
+    tmp_path: Path,
+) -> None:
+    """ann's plan panel listed 3 plans; she cancelled plan 1 with `/tora plans`, then picked
+    "2. if bob plays b5b4" in the panel's menu, shown before: it cancelled the plan now
+    numbered 2 (e5e4), keeping the one she picked. The menu cancels the plan it showed, and
+    one cancelled since is said to be gone."""
+    async with Stage(tmp_path) as stage:
+        await stage.slash("ann", "challenge", opponent="bob", game="torishogi")
+        await stage.click("bob", "Accept")
+        await stage.posted("The game begins")
+        await stage.slash("ann", "act", action="c3c4")
+        await stage.slash("ann", "end")
+        for move in ("c5c4", "b5b4", "e5e4"):
+            await stage.slash("ann", "plans", add=f"{move} > a3a4")
+        await stage.slash("ann", "play")  # bob's turn: the plan panel
+        await stage.slash("ann", "plans", cancel="1")
+        picked = await stage.choose("ann", "Cancel a plan", "2. if bob plays b5b4, you play a3a4")
+        assert "Your plans: 1. if bob plays e5e4, you play a3a4" in picked.text, picked.text
+        listed = await stage.slash("ann", "plans")
+        assert listed.text.endswith("\n1. if bob plays e5e4, you play a3a4"), listed.text
+        await stage.slash("ann", "plans", cancel="1")
+        gone = await stage.choose("ann", "Cancel a plan", "1. if bob plays e5e4, you play a3a4")
+        assert "That plan is no longer saved, so nothing was cancelled." in gone.text, gone.text
+
+
 async def test_an_old_end_posts_rematch_turns_off_once_another_match_starts_in_the_channel(
     tmp_path: Path,
 ) -> None:

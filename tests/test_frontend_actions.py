@@ -398,6 +398,19 @@ def test_the_terrain_completion_offers_only_what_the_challenge_takes_with_the_ma
         terms_of(ChallengeOptions(board=board, terrain="custom", terrain_map="water v4h6"), None)
 
 
+def test_the_terrain_completion_says_why_no_terrain_goes_with_what_was_typed() -> None:
+    """With a terrain map typed with a mistake (or a terrain typed that the map typed
+    rules out), ``/tora challenge terrain:`` offered an empty list, no word of why; before,
+    ``custom`` was offered and the command named the mistake. The hint now names it."""
+    with pytest.raises(Refused, match="clause 1: `v4h` is not a square"):
+        Completions.terrain("tora", "short", "water v4h", "")
+    with pytest.raises(Refused, match="A custom terrain needs its map"):
+        Completions.terrain("tora", "short", "", "cu")
+    with pytest.raises(Refused, match="goes with the terrain `custom`"):
+        Completions.terrain("tora", "short", "water v4h6", "ri")
+    assert Completions.terrain("tora", "short", "", "zz") == []  # nothing typed matches
+
+
 async def test_a_public_board_for_spectators_and_a_private_one_for_players(
     act: Actions, h: Harness
 ) -> None:

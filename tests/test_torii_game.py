@@ -7,11 +7,13 @@ import pickle
 import pytest
 from test_torii_positions import BEFORE_THE_WIN, LINES_GAME, TWO_TORII, C, O, make, play, sq
 
+from bot.i18n import speaking, word
 from rules.errors import IllegalAction
 from rules.protocol import Choice, GameEvent, GameState, GameTurn, GameView
 from rules.torii import TORII, RecordError, ReplayError, ToriiGame
 from rules.torii.board import name
 from rules.torii.menu import MENU_LIMIT
+from rules.words import Text
 
 NAMES = ("ann", "bob")
 
@@ -190,6 +192,29 @@ def test_ti18_a_turn_option_that_wins_says_so() -> None:
         assert str(choice.path[-1]).endswith(", wins: all 4 Torii built") == won, choice.path
         wins += [choice.notation] if won else []
     assert TWO_TORII in wins
+
+
+# a Kitsune-Monkey game whose Challenger then wins with two Torii built after a flip
+TO_A_LONG_WIN = [
+    "1 push b5 d2", "3 c5 e5 e4", "3 c2 b2 a2 build d2", "flip none", "2 e3 f3", "1 push f4 a1",
+    "1 e4", "3 b1 c1 d1 build d1", "flip O", "3 e5 e6 c6 build e4", "2 d2 b2", "2 d6 e6",
+    "3 b3 b4 b5 build b5", "flip O", "2 f6 f4 build f6 flip C", "2 b3 a3",
+]  # fmt: skip
+
+
+def test_ti18_a_long_winning_option_stays_worded_and_says_it_wins() -> None:
+    """A winning turn with two builds and a flip read "..., then build on f3, wins: all 4
+    Tor…": the win's words took it past a menu's 100 characters, so it was cut, and cut
+    into plain English (de, es, fr, ja, pt_BR read it untranslated). It says it wins in
+    fewer words then, whole and worded."""
+    game = TORII.new_game({}, ({"spirit": "Kitsune"}, {"spirit": "Monkey"}))
+    for turn in TO_A_LONG_WIN:
+        play(game, turn)
+    (choice,) = (c for c in game.choices() if c.notation.endswith("flip C build f3"))
+    assert isinstance(choice.label, Text), choice.label
+    assert str(choice.label).endswith("then build on f3, wins"), choice.label
+    with speaking("de"):
+        assert word(choice.label).endswith("Sieg"), word(choice.label)
 
 
 def test_a_won_turn_waits_in_views_for_the_monkeys_answer() -> None:

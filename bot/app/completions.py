@@ -5,6 +5,7 @@ everywhere (not your turn, no match here), for the front end to show as a hint."
 from __future__ import annotations
 
 from bot.i18n import word
+from bot.service import Refused
 from rules import DEFAULT, GameType, game_type
 
 from . import guide
@@ -44,14 +45,21 @@ class Completions:
     def terrain(game: str | None, board: str, terrain_map: str, typed: str) -> list[Completion]:
         """The terrains of the game and board chosen so far that the game takes with the
         ``terrain_map`` typed (TORA: its presets of the board with none, ``custom`` with
-        one), those starting with what was typed."""
+        one), those starting with what was typed. When it takes none of them, the refusal
+        of the last (``custom``: the map's mistake, or its lack), for the hint to say why
+        rather than an empty list."""
         try:
             kind = game_type(game or DEFAULT)
         except ValueError:
             return []
         given = {"board": board} | ({"terrain_map": terrain_map} if terrain_map else {})
         offered = _starting(kind.option_choices("terrain", given), typed)
-        return _same([each for each in offered if _takes(kind, given | {"terrain": each})])
+        refusals = [_refusal(kind, given | {"terrain": each}) for each in offered]
+        taken = [each for each, refusal in zip(offered, refusals, strict=True) if refusal is None]
+        refused = [refusal for refusal in refusals if refusal is not None]
+        if refused and not taken:
+            raise Refused(refused[-1])
+        return _same(taken)
 
     async def spirit(self, caller: Caller, match: str | None, typed: str) -> list[Completion]:
         """The match's Spirits with what each does (its power, in the caller's language),
@@ -85,13 +93,14 @@ def _same(values: list[str]) -> list[Completion]:
     return [(value, value) for value in values]
 
 
-def _takes(kind: GameType, options: dict[str, str]) -> bool:
-    """Whether game ``kind`` takes ``options`` (as a challenge checks them)."""
+def _refusal(kind: GameType, options: dict[str, str]) -> str | None:
+    """Why game ``kind`` does not take ``options`` (as a challenge checks them), None when
+    it does."""
     try:
         kind.check_options(options)
-    except ValueError:
-        return False
-    return True
+    except ValueError as exc:  # the game's words (a rules text) in the reader's language
+        return word(exc.args[0]) if exc.args else str(exc)
+    return None
 
 
 def _starting(values: tuple[str, ...], typed: str) -> list[str]:

@@ -10,6 +10,7 @@ their opponent as they know the game), so it is only ever shown to them."""
 from __future__ import annotations
 
 import base64
+import hashlib
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -34,7 +35,7 @@ PLAN_BUTTONS: dict[str, tuple[str, str]] = {
     "new": (N_("Start again"), "secondary"),
     CLOSE: (N_("Close"), "secondary"),
 }
-CANCEL = "~"  # an option's value that cancels a saved plan (its number, or all) starts with it
+CANCEL = "~"  # an option's value that cancels a saved plan (number:digest, or all) starts with it
 CANCELS = "x"  # the level of the menu of saved plans
 
 
@@ -61,14 +62,28 @@ class Planning:
         pieces; anything else goes one level down."""
         place = await self.actions.reached(caller, channel_id, stamp)
         if value.startswith(CANCEL):
-            cancel = value.removeprefix(CANCEL)
-            draft = await self.service.draft_plan(place, caller.user, cancel=cancel, expect=stamp)
-            return plan_panel(channel_id, draft, Nav())
+            return await self._cancel(caller, place, stamp, value.removeprefix(CANCEL))
         if not value.startswith(menus.ACT):
             return await self._shown(caller, place, stamp, nav)
         pick = value.removeprefix(menus.ACT)
         draft = await self.service.draft_plan(place, caller.user, pick=pick, expect=stamp)
         return plan_panel(channel_id, draft, Nav())
+
+    async def _cancel(self, caller: Caller, place: Place, stamp: Stamp, picked: str) -> Panel:
+        """A pick in the menu of saved plans (``_cancels``): ``all``, or the plan it showed
+        (``number:digest``) as numbered now: since the menu was shown, another panel,
+        ``/tora plans`` or the web page may have cancelled one, renumbering those after it."""
+        shown, _sep, digest = picked.partition(":")
+        cancel = shown
+        if digest:
+            draft = await self.service.draft_plan(place, caller.user, expect=stamp)
+            found = _numbered_now(draft.plans, shown, digest)
+            if found is None:
+                news = _("That plan is no longer saved, so nothing was cancelled.")
+                return plan_panel(place.channel_id, replace(draft, news=news), Nav())
+            cancel = found
+        draft = await self.service.draft_plan(place, caller.user, cancel=cancel, expect=stamp)
+        return plan_panel(place.channel_id, draft, Nav())
 
     async def step(self, caller: Caller, channel_id: int, stamp: Stamp, verb: str) -> Panel:
         """One of the panel's buttons (``PLAN_BUTTONS``)."""
@@ -154,13 +169,28 @@ def plan_panel(channel_id: int, draft: Draft, nav: Nav) -> Panel:
 
 
 def _cancels(plans: tuple[str, ...]) -> menus.Select:
-    """The menu of the saved ``plans`` (as listed), picking one cancels it; ``all`` too."""
+    """The menu of the saved ``plans`` (as listed), picking one cancels it; ``all`` too.
+    An option holds the plan's number and its words' digest (``Planning._cancel``)."""
     options = [
-        menus.Option(menus.cut(f"{n}. {plan}"), f"{CANCEL}{n}") for n, plan in enumerate(plans, 1)
+        menus.Option(menus.cut(f"{n}. {plan}"), f"{CANCEL}{n}:{_digest(plan)}")
+        for n, plan in enumerate(plans, 1)
     ]
     if len(plans) > 1:
         options.append(menus.Option(_("Every plan"), f"{CANCEL}all"))
     return menus.Select(CANCELS, Nav(), _("Cancel a plan"), tuple(options))
+
+
+def _digest(plan: str) -> str:
+    """A short fingerprint of a plan's words, which tells it apart when its number changed."""
+    return hashlib.blake2s(plan.encode(), digest_size=4).hexdigest()
+
+
+def _numbered_now(plans: tuple[str, ...], shown: str, digest: str) -> str | None:
+    """The number now of the plan a menu showed as ``shown`` with ``digest``: that one if
+    it still is (the same plan may be saved twice), else the first with those words; None
+    when no plan has them (it was cancelled or played since)."""
+    numbers = [str(n) for n, plan in enumerate(plans, 1) if _digest(plan) == digest]
+    return shown if shown in numbers else next(iter(numbers), None)
 
 
 def plan_verbs(draft: Draft) -> tuple[str, ...]:

@@ -155,7 +155,10 @@ def _label(work: Work, me: Side, in_tile_group: bool) -> str:
         if _flip_offered(work, index):
             text = frame("{words}, {more}", words=text, more=_flip_words(build.flip, me))
     if work.won is not None:
-        text = frame("{words}, {more}", words=text, more=_wins(work.won))
+        won = frame("{words}, {more}", words=text, more=_wins(work.won))
+        # past a menu's limit ``_clip`` would cut the win's words off, into plain English
+        short = frame("{words}, {more}", words=text, more=_WINS)
+        text = won if len(won) <= TEXT_LIMIT else short
     return text
 
 
@@ -192,6 +195,9 @@ def _segments(work: Work, me: Side) -> list[Segment]:
     if work.won is not None:
         out.append(("won", _wins(work.won)))
     return out
+
+
+_WINS = msg("wins")  # a winning turn's last word, where its reason makes it too long
 
 
 @cache
