@@ -92,3 +92,27 @@ async def test_a_plan_listed_on_the_page_can_be_cancelled_there(w: World) -> Non
     assert status == 409 and "You have no plans to cancel" in said["error"], said
     status, said, _ = await w.post("plan", token, {"stamp": 2, "cancel": 1, "step": "new"})
     assert status == 400, said
+
+
+async def test_the_pages_cancel_takes_the_plan_it_listed_after_another_was_cancelled(
+    w: World,
+) -> None:
+    """The page cancelled a plan by its number in the list it showed: once another plan was
+    cancelled elsewhere (Discord's `/tora plans`, the plan panel, another tab), the numbers
+    after it moved up, and the page's Cancel under "if bob plays d5d4" cancelled the plan
+    now numbered as it was shown, keeping the one pressed. Each listed plan now comes with
+    the value to send (``cancels``), which finds it whatever its number now."""
+    _, token = await torishogi(w)
+    for theirs in ("c5c4", "d5d4"):
+        for body in ({"pick": theirs}, {"pick": "a3a4"}, {"step": "save"}):
+            _, plan, _ = await w.post("plan", token, {"stamp": 2, **body})
+    shown = plan["plans"]
+    assert shown == ["if bob plays c5c4, you play a3a4", "if bob plays d5d4, you play a3a4"]
+    first, second = plan["cancels"]
+    _, plan, _ = await w.post("plan", token, {"stamp": 2, "cancel": first})  # another tab
+    assert plan["plans"] == shown[1:]
+    status, plan, _ = await w.post("plan", token, {"stamp": 2, "cancel": second})
+    assert status == 200 and plan["plans"] == [], plan
+    status, plan, _ = await w.post("plan", token, {"stamp": 2, "cancel": second})
+    gone = "That plan is no longer saved, so nothing was cancelled."
+    assert status == 200 and plan["news"] == gone

@@ -70,19 +70,8 @@ class Planning:
         return plan_panel(channel_id, draft, Nav())
 
     async def _cancel(self, caller: Caller, place: Place, stamp: Stamp, picked: str) -> Panel:
-        """A pick in the menu of saved plans (``_cancels``): ``all``, or the plan it showed
-        (``number:digest``) as numbered now: since the menu was shown, another panel,
-        ``/tora plans`` or the web page may have cancelled one, renumbering those after it."""
-        shown, _sep, digest = picked.partition(":")
-        cancel = shown
-        if digest:
-            draft = await self.service.draft_plan(place, caller.user, expect=stamp)
-            found = _numbered_now(draft.plans, shown, digest)
-            if found is None:
-                news = _("That plan is no longer saved, so nothing was cancelled.")
-                return plan_panel(place.channel_id, replace(draft, news=news), Nav())
-            cancel = found
-        draft = await self.service.draft_plan(place, caller.user, cancel=cancel, expect=stamp)
+        """A pick in the menu of saved plans (``_cancels``)."""
+        draft = await cancelled(self.service, place, caller.user, stamp, picked)
         return plan_panel(place.channel_id, draft, Nav())
 
     async def step(self, caller: Caller, channel_id: int, stamp: Stamp, verb: str) -> Panel:
@@ -126,18 +115,37 @@ async def plan_state(
 ) -> dict[str, Any]:
     """The web board's plan mode, the same draft the panel makes: ``request`` holds at most
     one of ``pick`` (an action's notation), ``step`` (a ``PLAN_BUTTONS`` verb but ``open``),
-    ``group`` (a piece whose actions to list) and ``cancel`` (a listed plan's number);
-    nothing: the draft as it is."""
+    ``group`` (a piece whose actions to list) and ``cancel`` (a listed plan's value in
+    ``cancels``, or its number); nothing: the draft as it is."""
+    if "cancel" in request:
+        return state_of(await cancelled(service, place, user, stamp, request["cancel"]))
     draft = await service.draft_plan(
         place,
         user,
         pick=request.get("pick"),
         step=request.get("step"),
         group=request.get("group"),
-        cancel=request.get("cancel"),
         expect=stamp,
     )
     return state_of(draft)
+
+
+async def cancelled(
+    service: MatchService, place: Place, user: User, stamp: Stamp, picked: str
+) -> Draft:
+    """The draft once the plan ``picked`` is cancelled: ``all``, a number, or the plan a
+    list showed (``number:digest``, ``_cancel_value``) as numbered now: since the list was
+    shown, another panel, ``/tora plans`` or the web page may have cancelled one,
+    renumbering those after it."""
+    shown, _sep, digest = picked.partition(":")
+    cancel = shown
+    if digest:
+        draft = await service.draft_plan(place, user, expect=stamp)
+        found = _numbered_now(draft.plans, shown, digest)
+        if found is None:
+            return replace(draft, news=_("That plan is no longer saved, so nothing was cancelled."))
+        cancel = found
+    return await service.draft_plan(place, user, cancel=cancel, expect=stamp)
 
 
 def plan_panel(channel_id: int, draft: Draft, nav: Nav) -> Panel:
@@ -170,14 +178,19 @@ def plan_panel(channel_id: int, draft: Draft, nav: Nav) -> Panel:
 
 def _cancels(plans: tuple[str, ...]) -> menus.Select:
     """The menu of the saved ``plans`` (as listed), picking one cancels it; ``all`` too.
-    An option holds the plan's number and its words' digest (``Planning._cancel``)."""
+    An option holds the plan's number and its words' digest (``cancelled``)."""
     options = [
-        menus.Option(menus.cut(f"{n}. {plan}"), f"{CANCEL}{n}:{_digest(plan)}")
+        menus.Option(menus.cut(f"{n}. {plan}"), CANCEL + _cancel_value(n, plan))
         for n, plan in enumerate(plans, 1)
     ]
     if len(plans) > 1:
         options.append(menus.Option(_("Every plan"), f"{CANCEL}all"))
     return menus.Select(CANCELS, Nav(), _("Cancel a plan"), tuple(options))
+
+
+def _cancel_value(number: int, plan: str) -> str:
+    """What cancels the saved ``plan`` listed as ``number`` (``cancelled``)."""
+    return f"{number}:{_digest(plan)}"
 
 
 def _digest(plan: str) -> str:
@@ -248,6 +261,7 @@ def state_of(draft: Draft) -> dict[str, Any]:
         "choices": [{"label": c.label, "notation": c.notation} for c in menu.choices],
         "steps": [verb for verb in plan_verbs(draft) if verb != CLOSE],  # (the page folds it)
         "plans": list(draft.plans),
+        "cancels": [_cancel_value(n, plan) for n, plan in enumerate(draft.plans, 1)],
         "picture": None
         if picture is None
         else "data:image/png;base64," + base64.b64encode(picture.data).decode("ascii"),

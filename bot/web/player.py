@@ -33,6 +33,7 @@ from .site import Site
 
 BEARER = re.compile(r"Bearer ([A-Za-z0-9_-]{1,200})")
 PICK = re.compile(r"[^\x00-\x1f]{1,20}")
+CANCEL = re.compile(r"[0-9]{1,2}:[0-9a-f]{8}")  # a listed plan's, ``planning.cancelled``
 STAMP_DIGITS = 6
 
 
@@ -126,7 +127,8 @@ class Player:
         """The plan mode (a reply planned while the opponent's turn runs): the body has the
         turn's ``stamp`` and at most one of ``pick`` (an action's notation), ``step``
         (``new``, ``done``, ``undo``, ``save``), ``group`` (a piece whose actions to list)
-        and ``cancel`` (a listed plan's number); it answers the draft as it is then."""
+        and ``cancel`` (a listed plan's value in ``cancels``, or its number); it answers the
+        draft as it is then."""
         seat, language = await self.seat(request, "actions")
         with speaking_to(request, language):
             return private_json(await self.site.seats.plan(seat, *await plan_of(request)))
@@ -193,8 +195,19 @@ async def plan_of(request: web.Request) -> tuple[int, dict[str, str]]:
         if not PICK.fullmatch(asked["group"]):
             raise Refusal(400, group_key("group"))
     if "cancel" in body:
-        asked["cancel"] = str(field_of(body, "cancel", int, 2))
+        asked["cancel"] = _cancel_of(body)
     return stamp, asked
+
+
+def _cancel_of(body: dict[str, Any]) -> str:
+    """The plan to cancel: one of the state's ``cancels`` (its number and digest), or a
+    plan's number as listed."""
+    value = body["cancel"]
+    if isinstance(value, str) and CANCEL.fullmatch(value):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 100:
+        return str(value)
+    raise Refusal(400, _("cancel is a listed plan's number, or its value in cancels."))
 
 
 def group_key(name: str) -> str:

@@ -113,7 +113,7 @@ function draw(plan) {
     const cancel = document.createElement("button");
     cancel.type = "button";
     cancel.textContent = t("cancel-plan");
-    cancel.addEventListener("click", () => send({ cancel: index + 1 })); // its number in the list
+    cancel.addEventListener("click", () => send({ cancel: plan.cancels[index] })); // found whatever its number now
     item.append(words, " ", cancel);
     return item;
   }));
