@@ -139,6 +139,8 @@ def _refused(request: web.Request, exc: Exception) -> web.Response:
         answer = refusal_json(409, sentence(exc.message))
     elif isinstance(exc, DatabaseUnavailable):
         answer = refusal_json(503, _(UNAVAILABLE))
+    elif isinstance(exc, web.HTTPNotFound) and browsing(request) and NOWHERE in request.app:
+        answer = request.app[NOWHERE](request[LANGUAGE])
     elif isinstance(exc, web.HTTPException) and exc.status >= 400:
         answer = refusal_json(exc.status, _http_words(exc))
     elif isinstance(exc, web.HTTPException):
@@ -148,6 +150,14 @@ def _refused(request: web.Request, exc: Exception) -> web.Response:
         log.exception("a web request failed", extra={"ref": ref, "path": request.path})
         answer = refusal_json(500, failure_text(ref))
     return answer
+
+
+def browsing(request: web.Request) -> bool:
+    """Whether ``request`` is a browser opening an address (a mistyped one, a link cut
+    short), which shows the answer as a page, rather than a script asking the API, which
+    reads it as JSON."""
+    html = "text/html" in request.headers.get("Accept", "")
+    return html and request.method == "GET" and not request.path.startswith("/api/")
 
 
 def speaking_to(request: web.Request, language: str) -> AbstractContextManager[str]:
@@ -241,6 +251,8 @@ DOING = {
 }
 DOING["sign_ins"] = DOING["sessions"]
 PROXIES = web.AppKey("proxies", Proxies)  # the application's trusted reverse proxies
+# the page of an address with nothing, in a language (``Site.missing``)
+NOWHERE: web.AppKey[Callable[[str], web.Response]] = web.AppKey("nowhere")
 
 
 def address(request: web.Request) -> str:
