@@ -621,6 +621,22 @@ async def test_a_players_open_page_shows_the_result_when_the_opponent_resigns(
         await expect(ann.locator(control)).to_be_hidden()
 
 
+async def test_the_tabs_title_names_the_game_the_match_and_whose_turn_it_is(
+    w: World, browser: Browser
+) -> None:
+    """Regression: every player's tab was titled "Your board · tora-bot", every match page's
+    "Match · tora-bot", whatever match it showed and whoever was to play: with a few matches
+    open, a player could tell neither which tab was which nor which one waited for them."""
+    assert w.client is not None
+    match = await w.playing()
+    ann = await player_page(w, browser, match, Side.CHALLENGER)
+    bob = await player_page(w, browser, match, Side.OPPOSITION)
+    anyone = await opened(browser, str(w.client.make_url(f"/m/{match}")))
+    await expect(ann).to_have_title(f"▶ Your turn · TORA match {match} · tora-bot")
+    for page in (bob, anyone):
+        await expect(page).to_have_title(f"ann to play · TORA match {match} · tora-bot")
+
+
 async def down_once(page: Page, url: str) -> list[str]:
     """The page's first request to ``url`` refused as by a server down; the list it is
     added to."""

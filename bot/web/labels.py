@@ -26,6 +26,11 @@ LABELS = {
     # the pages' titles and headings
     "title-play": N_("Your board · tora-bot"),
     "title-match": N_("Match · tora-bot"),
+    # a page's title once it has read its match: the game and match, and whose turn it is
+    "tab-match": N_("{game} match {match}"),
+    "tab-title": N_("{match} · tora-bot"),
+    "tab-your-turn": N_("▶ Your turn · {match} · tora-bot"),
+    "tab-to-play": N_("{name} to play · {match} · tora-bot"),
     # the front page (``/`` without the Activity) and the page of an address with nothing
     "title-home": N_("The web board · tora-bot"),
     "home-heading": N_("tora-bot's web board"),

@@ -220,6 +220,7 @@ function render() {
   if (state.side) title = t("you-play", { title, side: t(`side-${state.side}`) });
   else if (watching) title = t("watching", { title });
   $("title").textContent = title;
+  document.title = tabTitle(state);
   renderPlayers(state);
   renderBeforeTheGame(state);
   $("summary").textContent = state.summary || "";
@@ -231,6 +232,15 @@ function render() {
   $("record").href = `/api/m/${encodeURIComponent(state.match)}/record`;
   if (PAGE === "play") renderPlayer(state);
   tick();
+}
+
+/** The tab's title: the game, the match and whose turn it is (the reader's own first), so
+ * that among a few open tabs each says which match it shows and whether it waits for them. */
+function tabTitle(state) {
+  const match = t("tab-match", { game: state.title, match: state.match });
+  if (myTurn()) return t("tab-your-turn", { match });
+  const acting = (state.players || []).find((p) => p.to_act);
+  return acting ? t("tab-to-play", { match, name: acting.name }) : t("tab-title", { match });
 }
 
 /** The players: who is to act, or during the setup (both choose at once) who has finished
