@@ -718,6 +718,51 @@ async def player_page(w: World, browser: Browser, match: int, side: Side) -> Pag
     return page
 
 
+async def test_every_text_of_the_players_page_stands_out_from_its_background(
+    w: World, browser: Browser
+) -> None:
+    """Regression: End turn's white on green was 4.45:1 and what a chooser's option does (the
+    grey under its name, the piece's "why") 3.5:1 on the button's grey, both under the 4.5:1
+    that text needs to be read by players who see less contrast. Every text of the page, a
+    chooser open too (built by the page's own forms.js), is now at least 4.5:1 (disabled
+    controls aside: they are not to be used)."""
+    match = await w.playing()
+    ann = await player_page(w, browser, match, Side.CHALLENGER)
+    await ann.locator("#more summary").click()
+    await ann.evaluate(CHOOSER)
+    await expect(ann.locator("#chooser .why")).to_be_visible()
+    found = await ann.evaluate(TEXTS)
+    poor = [(text, fg, bg) for text, fg, bg in found if contrast(fg, bg) < 4.5]
+    assert len(found) > 20 and poor == [], poor
+
+
+# The chooser opened as the page opens it (forms.js, of the page's own build), its option
+# with the line saying what it does.
+CHOOSER = """async () => {
+    const board = document.querySelector('script[type=module]').src;
+    const forms = await import(new URL('forms.js', board));
+    forms.offer('Archer', [{text: 'move', why: 'to a square', choose: () => {}}]);
+}"""
+
+# Each visible text's colour and the colour of what is behind it (the nearest box with a
+# background), as [text, [r, g, b], [r, g, b]]; disabled controls left out.
+TEXTS = r"""() => {
+    const rgb = (css) => css.match(/[0-9.]+/g).map(Number);
+    const behind = (element) => {
+        for (let e = element; e; e = e.parentElement) {
+            const bg = rgb(getComputedStyle(e).backgroundColor);
+            if (bg.length < 4 || bg[3] > 0) return bg.slice(0, 3);
+        }
+        return [255, 255, 255];
+    };
+    const said = (e) => [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    return [...document.querySelectorAll('body *')]
+        .filter((e) => e.checkVisibility() && said(e) && !e.closest(':disabled'))
+        .map((e) => [e.textContent.trim().slice(0, 30), rgb(getComputedStyle(e).color), behind(e)])
+        .map(([text, fg, bg]) => [text, fg.slice(0, 3), bg]);
+}"""
+
+
 async def walk(page: Page, square: str) -> None:
     """Move the focus to ``square`` with the arrow keys alone."""
     for _ in range(40):
