@@ -763,6 +763,29 @@ TEXTS = r"""() => {
 }"""
 
 
+async def test_the_turn_coming_to_a_player_is_said_to_their_screen_reader(
+    w: World, browser: Browser
+) -> None:
+    """Regression: when ann ended her turn, bob's page showed that his had come only where no
+    screen reader says it: the prompt and the players' list are no live regions, and the
+    summary (TORA's score) stayed the same. His prompt is now read out when it appears."""
+    match = await w.playing()
+    bob = await player_page(w, browser, match, Side.OPPOSITION)
+    await expect(bob.locator("#connection")).to_have_text("live", timeout=WAIT)
+    ann = await w.token(match, Side.CHALLENGER)
+    await w.post("act", ann, {"stamp": 1, "notation": await w.first_action(match, Side.CHALLENGER)})
+    await w.post("end", ann, {"stamp": 1})
+    prompt = (await w.me(match, Side.OPPOSITION))["prompt"]
+    await expect(bob.locator("#prompt")).to_have_text(prompt, timeout=WAIT)
+    assert prompt in await bob.evaluate(LIVE_REGIONS)
+
+
+# The text of the page's live regions: what a screen reader says as it changes.
+LIVE_REGIONS = """() => [...document.querySelectorAll(
+    '[aria-live]:not([aria-live=off]), [role=status], [role=alert]')]
+    .filter((e) => e.checkVisibility()).map((e) => e.textContent).join('\\n')"""
+
+
 async def walk(page: Page, square: str) -> None:
     """Move the focus to ``square`` with the arrow keys alone."""
     for _ in range(40):
