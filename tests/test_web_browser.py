@@ -637,6 +637,25 @@ async def test_the_tabs_title_names_the_game_the_match_and_whose_turn_it_is(
         await expect(page).to_have_title(f"ann to play · TORA match {match} · tora-bot")
 
 
+async def test_the_tabs_icon_is_marked_while_it_is_the_players_turn(
+    w: World, browser: Browser
+) -> None:
+    """Regression: the pages had no icon (the browser's blank one, and a JSON 404 for the
+    /favicon.ico it asked for); they now have the board's, marked on a player's tab while it
+    is their turn."""
+    assert w.client is not None
+    match = await w.playing()
+    ann = await player_page(w, browser, match, Side.CHALLENGER)
+    bob = await player_page(w, browser, match, Side.OPPOSITION)
+    icon = "link[rel=icon]"
+    await expect(ann.locator(icon)).to_have_attribute("href", re.compile(r"/icon-turn\.svg$"))
+    await expect(bob.locator(icon)).to_have_attribute("href", re.compile(r"/icon\.svg$"))
+    for page in (ann, bob):
+        href = await page.locator(icon).evaluate("link => link.href")
+        async with w.client.get(href.removeprefix(str(w.client.make_url("")))) as answer:
+            assert answer.status == 200 and answer.content_type == "image/svg+xml"
+
+
 async def down_once(page: Page, url: str) -> list[str]:
     """The page's first request to ``url`` refused as by a server down; the list it is
     added to."""

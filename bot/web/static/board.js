@@ -25,6 +25,11 @@ let PASS = "";
 // (a correspondence match) stays counted as its user's, with chances to spare if one fails.
 const RENEW_MS = 3 * 3600 * 1000;
 const $ = (id) => document.getElementById(id);
+// the tab's icons, of this build as the page's modules are (their address names it)
+const ICONS = {
+  waiting: new URL("icon.svg", import.meta.url).href,
+  yours: new URL("icon-turn.svg", import.meta.url).href,
+};
 // What a player page has that the watchers of an Activity do not see.
 const PLAYING_ONLY = ["prompt", "cells", "chooser", "decisions", "legend", "setup", "turn", "plan", "proposals", "more"];
 
@@ -220,7 +225,7 @@ function render() {
   if (state.side) title = t("you-play", { title, side: t(`side-${state.side}`) });
   else if (watching) title = t("watching", { title });
   $("title").textContent = title;
-  document.title = tabTitle(state);
+  renderTab(state);
   renderPlayers(state);
   renderBeforeTheGame(state);
   $("summary").textContent = state.summary || "";
@@ -234,8 +239,14 @@ function render() {
   tick();
 }
 
-/** The tab's title: the game, the match and whose turn it is (the reader's own first), so
- * that among a few open tabs each says which match it shows and whether it waits for them. */
+/** The tab's title and icon: the title names the game, the match and whose turn it is (the
+ * reader's own first), the icon is marked while it is the reader's, so that among a few open
+ * tabs each says which match it shows and whether it waits for them. */
+function renderTab(state) {
+  document.title = tabTitle(state);
+  document.querySelector("link[rel=icon]").href = myTurn() ? ICONS.yours : ICONS.waiting;
+}
+
 function tabTitle(state) {
   const match = t("tab-match", { game: state.title, match: state.match });
   if (myTurn()) return t("tab-your-turn", { match });
