@@ -179,6 +179,20 @@ async def test_a_browser_opening_the_boards_address_gets_a_front_page_in_its_lan
             assert answer.status == 404 and answer.content_type == "application/json", path
 
 
+async def test_a_match_address_mistyped_in_a_browser_is_answered_with_a_page(w: World) -> None:
+    """Regression: a match's address cut short or mistyped (``/m/12x``) answered a browser
+    with bare JSON, where one that names no match shows the match page saying so; it is now
+    the page of an address with nothing, in the browser's language. The API keeps JSON."""
+    assert w.client is not None
+    browser = {"Accept": "text/html,*/*;q=0.8", "Accept-Language": "es"}
+    for path in ("/m/12x", "/static/nope.js"):
+        async with w.client.get(path, headers=browser) as answer:
+            assert answer.status == 404 and answer.content_type == "text/html", path
+            assert "No hay nada en esta dirección.".encode() in await answer.read()
+    status, refused = await w.get("/api/m/12x")
+    assert status == 404 and refused == {"error": "There is no such match."}
+
+
 async def test_refusals_before_anyone_is_known_are_in_the_browsers_language(w: World) -> None:
     assert w.client is not None
     async with w.client.get("/api/me", headers={"Accept-Language": "es"}) as answer:

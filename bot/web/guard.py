@@ -126,7 +126,9 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
 def _refused(request: web.Request, exc: Exception) -> web.Response:
     """The JSON answer to a request that raised ``exc`` (raised again if it is not a
     refusal nor a failure: an aiohttp redirect)."""
-    if isinstance(exc, Refusal):
+    if _nowhere(request, exc):
+        answer = request.app[NOWHERE](request[LANGUAGE])
+    elif isinstance(exc, Refusal):
         answer = refusal_json(exc.status, exc.message, exc.extra)
         answer.headers.update(exc.headers)
     elif isinstance(exc, RateLimited):
@@ -139,8 +141,6 @@ def _refused(request: web.Request, exc: Exception) -> web.Response:
         answer = refusal_json(409, sentence(exc.message))
     elif isinstance(exc, DatabaseUnavailable):
         answer = refusal_json(503, _(UNAVAILABLE))
-    elif isinstance(exc, web.HTTPNotFound) and browsing(request) and NOWHERE in request.app:
-        answer = request.app[NOWHERE](request[LANGUAGE])
     elif isinstance(exc, web.HTTPException) and exc.status >= 400:
         answer = refusal_json(exc.status, _http_words(exc))
     elif isinstance(exc, web.HTTPException):
@@ -150,6 +150,13 @@ def _refused(request: web.Request, exc: Exception) -> web.Response:
         log.exception("a web request failed", extra={"ref": ref, "path": request.path})
         answer = refusal_json(500, failure_text(ref))
     return answer
+
+
+def _nowhere(request: web.Request, exc: Exception) -> bool:
+    """Whether ``exc`` says there is nothing at the address a browser opened (no route, a
+    match's or a file's name mistyped): answered with a page, not JSON."""
+    found = isinstance(exc, (Refusal, web.HTTPNotFound)) and exc.status == 404
+    return found and browsing(request) and NOWHERE in request.app
 
 
 def browsing(request: web.Request) -> bool:
