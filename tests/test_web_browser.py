@@ -637,6 +637,27 @@ async def test_the_tabs_title_names_the_game_the_match_and_whose_turn_it_is(
         await expect(page).to_have_title(f"ann to play · TORA match {match} · tora-bot")
 
 
+async def test_a_players_tab_says_the_game_waits_for_their_setup(
+    w: World, browser: Browser
+) -> None:
+    """Regression: during the setup, where both players choose at once, a player's tab said
+    neither that the game waited for their choice nor (once made) that it did not: its title
+    and icon were those of a turn nobody had."""
+    from web_world import ANN, BOB, HERE
+
+    reply = await w.service.challenge(HERE, ANN, BOB, Terms())
+    await w.service.accept(HERE, BOB)
+    assert reply.stamp is not None
+    match = reply.stamp.match
+    await w.service.setup(HERE, BOB, {"strategy": "aggressive"})
+    ann = await player_page(w, browser, match, Side.CHALLENGER)
+    bob = await player_page(w, browser, match, Side.OPPOSITION)
+    icon = ann.locator("link[rel=icon]")
+    await expect(ann).to_have_title(f"▶ Your setup · TORA match {match} · tora-bot")
+    await expect(icon).to_have_attribute("href", re.compile(r"/icon-turn\.svg$"))
+    await expect(bob).to_have_title(f"TORA match {match} · tora-bot")
+
+
 async def test_the_tabs_icon_is_marked_while_it_is_the_players_turn(
     w: World, browser: Browser
 ) -> None:

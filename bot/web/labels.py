@@ -30,6 +30,7 @@ LABELS = {
     "tab-match": N_("{game} match {match}"),
     "tab-title": N_("{match} · tora-bot"),
     "tab-your-turn": N_("▶ Your turn · {match} · tora-bot"),
+    "tab-your-setup": N_("▶ Your setup · {match} · tora-bot"),
     "tab-to-play": N_("{name} to play · {match} · tora-bot"),
     # the front page (``/`` without the Activity) and the page of an address with nothing
     "title-home": N_("The web board · tora-bot"),

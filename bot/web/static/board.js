@@ -244,14 +244,22 @@ function render() {
  * tabs each says which match it shows and whether it waits for them. */
 function renderTab(state) {
   document.title = tabTitle(state);
-  document.querySelector("link[rel=icon]").href = myTurn() ? ICONS.yours : ICONS.waiting;
+  const waited = myTurn() || mySetup(state);
+  document.querySelector("link[rel=icon]").href = waited ? ICONS.yours : ICONS.waiting;
 }
 
 function tabTitle(state) {
   const match = t("tab-match", { game: state.title, match: state.match });
   if (myTurn()) return t("tab-your-turn", { match });
+  if (mySetup(state)) return t("tab-your-setup", { match });
   const acting = (state.players || []).find((p) => p.to_act);
   return acting ? t("tab-to-play", { match, name: acting.name }) : t("tab-title", { match });
+}
+
+/** Whether the game waits for the reader's setup (both players choose at once). */
+function mySetup(state) {
+  return PAGE === "play" && state.phase === "setup"
+    && (state.players || []).some((p) => p.side === state.side && p.setup === "choosing");
 }
 
 /** The players: who is to act, or during the setup (both choose at once) who has finished
