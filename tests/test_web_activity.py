@@ -369,9 +369,10 @@ async def test_the_page_is_framed_by_discord_alone(tmp_path: Path, signing: Sign
 async def test_without_the_activity_there_is_no_page_nor_sign_in(tmp_path: Path) -> None:
     async with World(tmp_path / "t.sqlite3") as w:
         assert w.client is not None
-        for path in ("/", "/activity"):
-            async with w.client.get(path) as page:
-                assert page.status == 404
+        async with w.client.get("/") as page:  # the front page, not the Activity's
+            assert page.status == 200 and b'data-page="home"' in await page.read()
+        async with w.client.get("/activity") as page:
+            assert page.status == 404
         assert (await session(w, {"code": "abc", "instance": "i-1"}))[0] == 404
 
 

@@ -621,6 +621,62 @@ async def test_a_players_open_page_shows_the_result_when_the_opponent_resigns(
         await expect(ann.locator(control)).to_be_hidden()
 
 
+async def test_the_tabs_title_names_the_game_the_match_and_whose_turn_it_is(
+    w: World, browser: Browser
+) -> None:
+    """Regression: every player's tab was titled "Your board · tora-bot", every match page's
+    "Match · tora-bot", whatever match it showed and whoever was to play: with a few matches
+    open, a player could tell neither which tab was which nor which one waited for them."""
+    assert w.client is not None
+    match = await w.playing()
+    ann = await player_page(w, browser, match, Side.CHALLENGER)
+    bob = await player_page(w, browser, match, Side.OPPOSITION)
+    anyone = await opened(browser, str(w.client.make_url(f"/m/{match}")))
+    await expect(ann).to_have_title(f"▶ Your turn · TORA match {match} · tora-bot")
+    for page in (bob, anyone):
+        await expect(page).to_have_title(f"ann to play · TORA match {match} · tora-bot")
+
+
+async def test_a_players_tab_says_the_game_waits_for_their_setup(
+    w: World, browser: Browser
+) -> None:
+    """Regression: during the setup, where both players choose at once, a player's tab said
+    neither that the game waited for their choice nor (once made) that it did not: its title
+    and icon were those of a turn nobody had."""
+    from web_world import ANN, BOB, HERE
+
+    reply = await w.service.challenge(HERE, ANN, BOB, Terms())
+    await w.service.accept(HERE, BOB)
+    assert reply.stamp is not None
+    match = reply.stamp.match
+    await w.service.setup(HERE, BOB, {"strategy": "aggressive"})
+    ann = await player_page(w, browser, match, Side.CHALLENGER)
+    bob = await player_page(w, browser, match, Side.OPPOSITION)
+    icon = ann.locator("link[rel=icon]")
+    await expect(ann).to_have_title(f"▶ Your setup · TORA match {match} · tora-bot")
+    await expect(icon).to_have_attribute("href", re.compile(r"/icon-turn\.svg$"))
+    await expect(bob).to_have_title(f"TORA match {match} · tora-bot")
+
+
+async def test_the_tabs_icon_is_marked_while_it_is_the_players_turn(
+    w: World, browser: Browser
+) -> None:
+    """Regression: the pages had no icon (the browser's blank one, and a JSON 404 for the
+    /favicon.ico it asked for); they now have the board's, marked on a player's tab while it
+    is their turn."""
+    assert w.client is not None
+    match = await w.playing()
+    ann = await player_page(w, browser, match, Side.CHALLENGER)
+    bob = await player_page(w, browser, match, Side.OPPOSITION)
+    icon = "link[rel=icon]"
+    await expect(ann.locator(icon)).to_have_attribute("href", re.compile(r"/icon-turn\.svg$"))
+    await expect(bob.locator(icon)).to_have_attribute("href", re.compile(r"/icon\.svg$"))
+    for page in (ann, bob):
+        href = await page.locator(icon).evaluate("link => link.href")
+        async with w.client.get(href.removeprefix(str(w.client.make_url("")))) as answer:
+            assert answer.status == 200 and answer.content_type == "image/svg+xml"
+
+
 async def down_once(page: Page, url: str) -> list[str]:
     """The page's first request to ``url`` refused as by a server down; the list it is
     added to."""
@@ -700,6 +756,74 @@ async def player_page(w: World, browser: Browser, match: int, side: Side) -> Pag
     page = await opened(browser, f"{w.client.make_url('/play')}#{await w.token(match, side)}")
     await expect(page.locator(".cell")).not_to_have_count(0, timeout=WAIT)
     return page
+
+
+async def test_every_text_of_the_players_page_stands_out_from_its_background(
+    w: World, browser: Browser
+) -> None:
+    """Regression: End turn's white on green was 4.45:1 and what a chooser's option does (the
+    grey under its name, the piece's "why") 3.5:1 on the button's grey, both under the 4.5:1
+    that text needs to be read by players who see less contrast. Every text of the page, a
+    chooser open too (built by the page's own forms.js), is now at least 4.5:1 (disabled
+    controls aside: they are not to be used)."""
+    match = await w.playing()
+    ann = await player_page(w, browser, match, Side.CHALLENGER)
+    await ann.locator("#more summary").click()
+    await ann.evaluate(CHOOSER)
+    await expect(ann.locator("#chooser .why")).to_be_visible()
+    found = await ann.evaluate(TEXTS)
+    poor = [(text, fg, bg) for text, fg, bg in found if contrast(fg, bg) < 4.5]
+    assert len(found) > 20 and poor == [], poor
+
+
+# The chooser opened as the page opens it (forms.js, of the page's own build), its option
+# with the line saying what it does.
+CHOOSER = """async () => {
+    const board = document.querySelector('script[type=module]').src;
+    const forms = await import(new URL('forms.js', board));
+    forms.offer('Archer', [{text: 'move', why: 'to a square', choose: () => {}}]);
+}"""
+
+# Each visible text's colour and the colour of what is behind it (the nearest box with a
+# background), as [text, [r, g, b], [r, g, b]]; disabled controls left out.
+TEXTS = r"""() => {
+    const rgb = (css) => css.match(/[0-9.]+/g).map(Number);
+    const behind = (element) => {
+        for (let e = element; e; e = e.parentElement) {
+            const bg = rgb(getComputedStyle(e).backgroundColor);
+            if (bg.length < 4 || bg[3] > 0) return bg.slice(0, 3);
+        }
+        return [255, 255, 255];
+    };
+    const said = (e) => [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    return [...document.querySelectorAll('body *')]
+        .filter((e) => e.checkVisibility() && said(e) && !e.closest(':disabled'))
+        .map((e) => [e.textContent.trim().slice(0, 30), rgb(getComputedStyle(e).color), behind(e)])
+        .map(([text, fg, bg]) => [text, fg.slice(0, 3), bg]);
+}"""
+
+
+async def test_the_turn_coming_to_a_player_is_said_to_their_screen_reader(
+    w: World, browser: Browser
+) -> None:
+    """Regression: when ann ended her turn, bob's page showed that his had come only where no
+    screen reader says it: the prompt and the players' list are no live regions, and the
+    summary (TORA's score) stayed the same. His prompt is now read out when it appears."""
+    match = await w.playing()
+    bob = await player_page(w, browser, match, Side.OPPOSITION)
+    await expect(bob.locator("#connection")).to_have_text("live", timeout=WAIT)
+    ann = await w.token(match, Side.CHALLENGER)
+    await w.post("act", ann, {"stamp": 1, "notation": await w.first_action(match, Side.CHALLENGER)})
+    await w.post("end", ann, {"stamp": 1})
+    prompt = (await w.me(match, Side.OPPOSITION))["prompt"]
+    await expect(bob.locator("#prompt")).to_have_text(prompt, timeout=WAIT)
+    assert prompt in await bob.evaluate(LIVE_REGIONS)
+
+
+# The text of the page's live regions: what a screen reader says as it changes.
+LIVE_REGIONS = """() => [...document.querySelectorAll(
+    '[aria-live]:not([aria-live=off]), [role=status], [role=alert]')]
+    .filter((e) => e.checkVisibility()).map((e) => e.textContent).join('\\n')"""
 
 
 async def walk(page: Page, square: str) -> None:

@@ -157,6 +157,42 @@ async def test_a_match_page_is_in_its_servers_language_a_player_page_shell_in_th
     assert status == 404 and none["error"] == "There is no such language."
 
 
+async def test_a_browser_opening_the_boards_address_gets_a_front_page_in_its_language(
+    w: World,
+) -> None:
+    """Regression: ``/`` (the address the start-up log names) and any address mistyped in a
+    browser answered a JSON 404; now the front page says what this is and where a match's
+    address comes from, and a browser's 404 is a page, in the browser's language. The API
+    and the pages' scripts still read JSON."""
+    lang, words, page = await shell_page(w, "/", "fr-FR,fr;q=0.9")
+    assert lang == "fr" and "« Page de la partie »".encode() in page
+    assert f"<title>{words['words']['title-home']}</title>".encode() in page
+    assert b"<script" not in page.replace(b'<script type="application/json"', b"")
+    assert w.client is not None
+    browser = {"Accept": "text/html,*/*;q=0.8", "Accept-Language": "de"}
+    async with w.client.get("/m/1/nope", headers=browser) as answer:
+        assert answer.status == 404 and answer.content_type == "text/html"
+        assert answer.headers["Content-Security-Policy"] == POLICY
+        assert b"Unter dieser Adresse gibt es nichts." in await answer.read()
+    for path, headers in (("/api/nope", browser), ("/m/1/nope", {"Accept": "*/*"})):
+        async with w.client.get(path, headers=headers) as answer:
+            assert answer.status == 404 and answer.content_type == "application/json", path
+
+
+async def test_a_match_address_mistyped_in_a_browser_is_answered_with_a_page(w: World) -> None:
+    """Regression: a match's address cut short or mistyped (``/m/12x``) answered a browser
+    with bare JSON, where one that names no match shows the match page saying so; it is now
+    the page of an address with nothing, in the browser's language. The API keeps JSON."""
+    assert w.client is not None
+    browser = {"Accept": "text/html,*/*;q=0.8", "Accept-Language": "es"}
+    for path in ("/m/12x", "/static/nope.js"):
+        async with w.client.get(path, headers=browser) as answer:
+            assert answer.status == 404 and answer.content_type == "text/html", path
+            assert "No hay nada en esta dirección.".encode() in await answer.read()
+    status, refused = await w.get("/api/m/12x")
+    assert status == 404 and refused == {"error": "There is no such match."}
+
+
 async def test_refusals_before_anyone_is_known_are_in_the_browsers_language(w: World) -> None:
     assert w.client is not None
     async with w.client.get("/api/me", headers={"Accept-Language": "es"}) as answer:

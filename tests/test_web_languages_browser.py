@@ -61,7 +61,7 @@ async def test_pages_show_their_readers_words(w: World, browser: Browser) -> Non
         await expect(mine.locator("#end")).to_have_text("手番終了")
         await expect(mine.locator("#prompt")).not_to_be_empty()
         await expect(mine.locator("#connection")).to_have_text("ライブ", timeout=WAIT)
-        assert await mine.title() == "あなたの盤面 · tora-bot"
+        await expect(mine).to_have_title(f"▶ あなたの番 · ToriShogi 対局 {match} · tora-bot")
         assert await mine.locator("#first").get_attribute("aria-label") == "初期局面"
     finally:
         await context.close()

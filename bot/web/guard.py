@@ -133,7 +133,9 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
 def _refused(request: web.Request, exc: Exception) -> web.Response:
     """The JSON answer to a request that raised ``exc`` (raised again if it is not a
     refusal nor a failure: an aiohttp redirect)."""
-    if isinstance(exc, Refusal):
+    if _nowhere(request, exc):
+        answer = request.app[NOWHERE](request[LANGUAGE])
+    elif isinstance(exc, Refusal):
         answer = refusal_json(exc.status, exc.message, exc.extra)
         answer.headers.update(exc.headers)
     elif isinstance(exc, RateLimited):
@@ -155,6 +157,21 @@ def _refused(request: web.Request, exc: Exception) -> web.Response:
         log.exception("a web request failed", extra={"ref": ref, "path": request.path})
         answer = refusal_json(500, failure_text(ref))
     return answer
+
+
+def _nowhere(request: web.Request, exc: Exception) -> bool:
+    """Whether ``exc`` says there is nothing at the address a browser opened (no route, a
+    match's or a file's name mistyped): answered with a page, not JSON."""
+    found = isinstance(exc, (Refusal, web.HTTPNotFound)) and exc.status == 404
+    return found and browsing(request) and NOWHERE in request.app
+
+
+def browsing(request: web.Request) -> bool:
+    """Whether ``request`` is a browser opening an address (a mistyped one, a link cut
+    short), which shows the answer as a page, rather than a script asking the API, which
+    reads it as JSON."""
+    html = "text/html" in request.headers.get("Accept", "")
+    return html and request.method == "GET" and not request.path.startswith("/api/")
 
 
 def speaking_to(request: web.Request, language: str) -> AbstractContextManager[str]:
@@ -248,6 +265,8 @@ DOING = {
 }
 DOING["sign_ins"] = DOING["sessions"]
 PROXIES = web.AppKey("proxies", Proxies)  # the application's trusted reverse proxies
+# the page of an address with nothing, in a language (``Site.missing``)
+NOWHERE: web.AppKey[Callable[[str], web.Response]] = web.AppKey("nowhere")
 
 
 def address(request: web.Request) -> str:

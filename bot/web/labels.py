@@ -26,6 +26,29 @@ LABELS = {
     # the pages' titles and headings
     "title-play": N_("Your board · tora-bot"),
     "title-match": N_("Match · tora-bot"),
+    # a page's title once it has read its match: the game and match, and whose turn it is
+    "tab-match": N_("{game} match {match}"),
+    "tab-title": N_("{match} · tora-bot"),
+    "tab-your-turn": N_("▶ Your turn · {match} · tora-bot"),
+    "tab-your-setup": N_("▶ Your setup · {match} · tora-bot"),
+    "tab-to-play": N_("{name} to play · {match} · tora-bot"),
+    # the front page (``/`` without the Activity) and the page of an address with nothing
+    "title-home": N_("The web board · tora-bot"),
+    "home-heading": N_("tora-bot's web board"),
+    "home-what": N_(
+        "This is the web board of tora-bot, a Discord bot hosting matches of TORA, ToriShogi "
+        "and Torii."
+    ),
+    "home-how": N_(
+        "Each match has its own page here. Open it from Discord: the “Match page” button on "
+        "the bot's posts about a match shows it to anyone; a player's own board, where they "
+        "play by clicking, opens with “Open the board” on the Play panel or in the message "
+        "saying it is their turn."
+    ),
+    "title-missing": N_("Nothing here · tora-bot"),
+    "nothing-here": N_("There is nothing at this address."),
+    "missing-how": N_("Check the address, or open the match again from its link in Discord."),
+    "home-link": N_("What this site is"),
     "your-board": N_("Your board"),
     "match": N_("Match"),
     "players": N_("Players"),

@@ -20,7 +20,7 @@ from .activity import Activity
 from .discord_api import DiscordApi
 from .events import Hub, version_or_closed
 from .forwarded import NO_PROXIES, Proxies
-from .guard import MOST_BODY, PROXIES, AccessLog, Limits, guard
+from .guard import MOST_BODY, NOWHERE, PROXIES, AccessLog, Limits, guard
 from .passes import Passes
 from .player import Player
 from .public import Public
@@ -102,11 +102,14 @@ class WebBoard:
         """The aiohttp application (tests serve it with aiohttp's test client)."""
         app = web.Application(middlewares=[guard], client_max_size=MOST_BODY)
         app[PROXIES] = self.proxies
+        app[NOWHERE] = self.site.missing
         app.add_routes(Public(self.site).routes())
         app.add_routes(Player(self.site).routes())
         if self.discord is not None and self.site.passes is not None:
             activity = Activity(self.site, self.discord, self._records, self.site.passes)
             app.add_routes(activity.routes())
+        else:  # the Activity's page is at ``/``, where Discord opens it
+            app.add_routes([web.get("/", self.site.front)])
         app.add_routes([web.get("/static/{name}", self.site.file)])
         app.add_routes([web.get("/static/{build}/{name}", self.site.file)])
         app.add_routes([web.get("/api/words/{language}", self.site.words)])

@@ -21,7 +21,7 @@ from bot.app.seats import Seats
 from bot.i18n import _, ngettext
 
 from .events import Audience, Holds, Hub
-from .guard import NO_STORE, Limits, Refusal, address
+from .guard import LANGUAGE, NO_STORE, Limits, Refusal, address
 from .labels import code_of, table, tag
 from .passes import HEADER, Passes
 
@@ -116,6 +116,19 @@ class Site:
         address)."""
         answer = web.Response(body=page_html(self.static / name, code), content_type="text/html")
         answer.headers["Cache-Control"] = NO_STORE
+        return answer
+
+    async def front(self, request: web.Request) -> web.Response:
+        """``/`` (without the Activity, which has it): what the board is and how to find a
+        match's page, whose address only Discord's links give."""
+        self.limits.take("files", self.counted_as(request))
+        return self.shell("home.html", request[LANGUAGE])
+
+    def missing(self, code: str) -> web.Response:
+        """The page of an address with nothing at it, for a browser (``guard.browsing``), in
+        language ``code``: where a match's address comes from."""
+        answer = self.shell("missing.html", code)
+        answer.set_status(404)
         return answer
 
     async def words(self, request: web.Request) -> web.Response:

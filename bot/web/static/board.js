@@ -25,6 +25,11 @@ let PASS = "";
 // (a correspondence match) stays counted as its user's, with chances to spare if one fails.
 const RENEW_MS = 3 * 3600 * 1000;
 const $ = (id) => document.getElementById(id);
+// the tab's icons, of this build as the page's modules are (their address names it)
+const ICONS = {
+  waiting: new URL("icon.svg", import.meta.url).href,
+  yours: new URL("icon-turn.svg", import.meta.url).href,
+};
 // What a player page has that the watchers of an Activity do not see.
 const PLAYING_ONLY = ["prompt", "cells", "chooser", "decisions", "legend", "setup", "turn", "plan", "proposals", "more"];
 
@@ -220,6 +225,7 @@ function render() {
   if (state.side) title = t("you-play", { title, side: t(`side-${state.side}`) });
   else if (watching) title = t("watching", { title });
   $("title").textContent = title;
+  renderTab(state);
   renderPlayers(state);
   renderBeforeTheGame(state);
   $("summary").textContent = state.summary || "";
@@ -231,6 +237,29 @@ function render() {
   $("record").href = `/api/m/${encodeURIComponent(state.match)}/record`;
   if (PAGE === "play") renderPlayer(state);
   tick();
+}
+
+/** The tab's title and icon: the title names the game, the match and whose turn it is (the
+ * reader's own first), the icon is marked while it is the reader's, so that among a few open
+ * tabs each says which match it shows and whether it waits for them. */
+function renderTab(state) {
+  document.title = tabTitle(state);
+  const waited = myTurn() || mySetup(state);
+  document.querySelector("link[rel=icon]").href = waited ? ICONS.yours : ICONS.waiting;
+}
+
+function tabTitle(state) {
+  const match = t("tab-match", { game: state.title, match: state.match });
+  if (myTurn()) return t("tab-your-turn", { match });
+  if (mySetup(state)) return t("tab-your-setup", { match });
+  const acting = (state.players || []).find((p) => p.to_act);
+  return acting ? t("tab-to-play", { match, name: acting.name }) : t("tab-title", { match });
+}
+
+/** Whether the game waits for the reader's setup (both players choose at once). */
+function mySetup(state) {
+  return PAGE === "play" && state.phase === "setup"
+    && (state.players || []).some((p) => p.side === state.side && p.setup === "choosing");
 }
 
 /** The players: who is to act, or during the setup (both choose at once) who has finished
