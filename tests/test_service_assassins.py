@@ -431,3 +431,22 @@ async def test_r41_the_setup_page_names_the_side_as_the_game_does(h: Harness) ->
     assert state["setup"]["text"].startswith("You play the Challenger and move first.")
     with speaking("de"):
         assert "die Seite Opposition." in setup_text(Side.OPPOSITION)
+
+
+async def test_r43_the_web_pages_free_take_hint_shows_no_markdown(h: Harness) -> None:
+    """bob's search revealed ann's Assassin: his web page (and Activity) said under the board
+    "... with one of: `A v3h5 x v3h6`; `A v3h5-v3h6`.", Discord's code marks shown as
+    backticks, where every other text of the page has them taken out (``page_text``). Now
+    the page's hint reads as its other texts do."""
+    world = World(h, "v3h17")
+    await world.start()
+    for walk in ("X v3h17-v3h14", "X v3h14-v3h11", "X v3h11-v3h8"):
+        await world.act(ANN, walk)
+    await world.end(ANN)
+    await world.end(BOB)
+    await world.act(ANN, "X v3h8-v3h6 x v3h5")
+    await world.end(ANN)
+    await h.service.play(HERE, BOB, "A v3h4-v3h5 search")
+    state = await Boards(h.service).mine(1, Side.OPPOSITION)
+    [hint] = state["hints"]
+    assert hint.endswith("(R43), with one of: A v3h5 x v3h6; A v3h5-v3h6."), hint
