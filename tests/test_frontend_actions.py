@@ -444,6 +444,27 @@ async def test_a_spectators_public_board_names_its_match_and_links_its_page(
     assert [link.url for link in numbered.links] == ["https://tora.example/m/1"]
 
 
+async def test_a_board_asked_by_match_is_not_headed_as_the_match_of_the_channel(
+    act: Actions, h: Harness
+) -> None:
+    """ann and bob play match 1 here; carl, whose match 2 with ann waits for its setup in
+    another channel, asked here for its board (`/tora board match:2`): the answer, "The
+    players are choosing their setup", was posted headed "Match 1 · TORA · ann vs bob" and
+    linked to match 1's page, as if it were about the match played here. It names match 2."""
+    from bot.app.links import Links
+    from bot.service.links import LinkRecords
+
+    await start_short(act, h)
+    await act.challenge(Caller(CARL, GUILD, 200), ANN, ChallengeOptions())
+    await act.accept(Caller(ANN, GUILD, 200), None)
+    links = Links(LinkRecords(h.store), "https://tora.example")
+    lookups = Lookups(act, LadderDesk(h.service, h.store, RecordingThreads()), links=links)
+    shown = await lookups.board(here(CARL), "2")
+    assert "choosing their setup" in shown.text
+    assert shown.text.startswith("-# Match 2 \u00b7 TORA \u00b7 carl vs ann\n"), shown.text
+    assert [link.url for link in shown.links] == ["https://tora.example/m/2"]
+
+
 async def test_a_replay_posted_for_the_channel_names_its_match_and_links_its_page(
     act: Actions, h: Harness
 ) -> None:

@@ -444,3 +444,78 @@ async def test_r41_the_setup_page_names_the_side_as_the_game_does(h: Harness) ->
     assert state["setup"]["text"].startswith("You play the Challenger and move first.")
     with speaking("de"):
         assert "die Seite Opposition." in setup_text(Side.OPPOSITION)
+
+
+async def test_r43_the_web_pages_free_take_hint_shows_no_markdown(h: Harness) -> None:
+    """bob's search revealed ann's Assassin: his web page (and Activity) said under the board
+    "... with one of: `A v3h5 x v3h6`; `A v3h5-v3h6`.", Discord's code marks shown as
+    backticks, where every other text of the page has them taken out (``page_text``). Now
+    the page's hint reads as its other texts do."""
+    world = World(h, "v3h17")
+    await world.start()
+    for walk in ("X v3h17-v3h14", "X v3h14-v3h11", "X v3h11-v3h8"):
+        await world.act(ANN, walk)
+    await world.end(ANN)
+    await world.end(BOB)
+    await world.act(ANN, "X v3h8-v3h6 x v3h5")
+    await world.end(ANN)
+    await h.service.play(HERE, BOB, "A v3h4-v3h5 search")
+    state = await Boards(h.service).mine(1, Side.OPPOSITION)
+    [hint] = state["hints"]
+    assert hint.endswith("(R43), with one of: A v3h5 x v3h6; A v3h5-v3h6."), hint
+
+
+async def test_r43_the_play_panel_offers_the_free_take_after_a_last_action_search(
+    h: Harness,
+) -> None:
+    """bob's last action of the turn was a search that revealed ann's Assassin: his Play
+    panel said the Archer "may take it now at no cost" (R43: even with no action left), then
+    "Nothing more to stage this turn", with no menu to pick the take from, so only a typed
+    ``/tora act`` could make it. Now the panel offers it in its menus."""
+    world = World(h, "v3h17")
+    await world.start()
+    for walk in ("X v3h17-v3h14", "X v3h14-v3h11", "X v3h11-v3h8"):
+        await world.act(ANN, walk)
+    await world.end(ANN)
+    await world.end(BOB)
+    await world.act(ANN, "X v3h8-v3h6 x v3h5")
+    await world.end(ANN)
+    for action in ("S v9h5-v9h6", "S v10h5-v10h6", "A v3h4-v3h5 search"):
+        await h.service.play(HERE, BOB, action)
+    playing = Playing(Actions(h.service, RecordingThreads()))
+    panel = await playing.open(Caller(BOB, HERE.guild_id, HERE.channel_id), None)
+    assert "may take it now at no cost" in panel.text
+    assert "Nothing more to stage this turn" not in panel.text, panel.text
+    assert panel.selects and panel.stamp is not None, panel.text
+    bob = Caller(BOB, HERE.guild_id, HERE.channel_id)
+    take = "A v3h5 x v3h6"
+    taken = await playing.act(bob, HERE.channel_id, panel.stamp, Nav(group="Av3h5"), ACT + take)
+    assert f"4. {take}" in taken.text, taken.text
+
+
+async def test_r43_a_last_action_search_that_found_the_assassin_is_not_told_no_action_is_left(
+    h: Harness,
+) -> None:
+    """bob's last action of the turn was a search that revealed ann's Assassin: his reply
+    hinted the free take (R43), then said "No actions left: end your turn with `/tora
+    end`.", and his web page "No actions left: End turn.", as if nothing more could be
+    done. Now both say the free one is left."""
+    world = World(h, "v3h17")
+    await world.start()
+    for walk in ("X v3h17-v3h14", "X v3h14-v3h11", "X v3h11-v3h8"):
+        await world.act(ANN, walk)
+    await world.end(ANN)
+    await world.end(BOB)
+    await world.act(ANN, "X v3h8-v3h6 x v3h5")
+    await world.end(ANN)
+    for action in ("S v9h5-v9h6", "S v10h5-v10h6"):
+        await h.service.play(HERE, BOB, action)
+    found = await h.service.play(HERE, BOB, "A v3h4-v3h5 search")
+    assert found.text.endswith(
+        "No actions left but the free one: play it with `/tora act`, or end your turn with "
+        "`/tora end`."
+    ), found.text
+    state = await Boards(h.service).mine(1, Side.OPPOSITION)
+    assert next_step(state) == "No actions left but the free one: click its piece, or End turn."
+    taken = await h.service.play(HERE, BOB, "A v3h5 x v3h6")
+    assert "No actions left: end your turn with `/tora end`, or take" in taken.text, taken.text

@@ -187,7 +187,8 @@ class Boards:
         state["one_move"] = moves.one_move if moves else False
         state["decision"] = moves.decision if moves else False
         state["undoable"] = moves.undoable if moves else False
-        state["hints"] = [word(hint) for hint in moves.hints] if moves else []
+        # in page words: a hint names the actions as Discord shows code (``A v3h5 x v3h6``)
+        state["hints"] = [page_text(word(hint)) for hint in moves.hints] if moves else []
         state["setup"] = setup_json(look)
         state["proposals"] = [
             {"kind": kind, "by": side_name(by), "mine": by == side}

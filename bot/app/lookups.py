@@ -136,17 +136,20 @@ class Lookups:
         live = caller.in_dm or match or await self.records.live_in_channel(caller.channel_id)
         if live:
             try:
-                return await self._spectated(caller, await self.actions.board(caller, match))
+                return await self._spectated(caller, match, await self.actions.board(caller, match))
             except Unusable:
                 if match:
                     raise
         return await self._public_board(caller, await self._match(caller, None, None))
 
-    async def _spectated(self, caller: Caller, answer: Answer) -> Answer:
-        """The public board of the match played here, headed as the match's posts here are
-        and linked to its page: a spectator may come upon it far from those posts."""
+    async def _spectated(self, caller: Caller, match: str | None, answer: Answer) -> Answer:
+        """The public board of the match played here, or of the caller's match ``match``
+        (played elsewhere, maybe), headed as the match's posts are and linked to its page:
+        a spectator may come upon it far from those posts."""
         if answer.private or caller.in_dm:
             return answer
+        if match:  # the caller's own live match, ``Actions.board`` found it by this number
+            return await self._named(await self.records.hosted(int(match)), answer)
         return await self._named(await self.records.live_in_channel(caller.channel_id), answer)
 
     async def _named(self, hosted: Hosted | None, answer: Answer) -> Answer:

@@ -169,6 +169,8 @@ def next_step(state: Mapping[str, Any]) -> str:
         )
     if left:
         return _("Click a piece, then where it goes.")
+    if state.get("hints"):  # none left, but one that costs none (TORA's free take, R43)
+        return _("No actions left but the free one: click its piece, or End turn.")
     if undoable:
         return _("No actions left: End turn, or Undo the last one.")
     return _("No actions left: End turn.")

@@ -245,7 +245,9 @@ def _panel(
         lines.append(
             _("{mark} marks an action after which your turn could not end.", mark=menus.WARN)
         )
-    offered = bool(menu.groups) and (menu.actions_left > 0 or menu.one_move)
+    # With no action left, a game's groups hold only what costs none: TORA's free take of
+    # the Assassin a search has just revealed (R43), which the hint above offers
+    offered = bool(menu.groups)
     letters = dict(menu.letters)
     selects = menus.selects(menu.groups, menu.choices, nav, letters, menu.prompt) if offered else []
     text = "\n".join(lines)
@@ -266,18 +268,18 @@ def _what_next(menu: Menu) -> str:
         return _("Your decision is staged: End turn plays it, or Undo takes it back.")
     if staged_move:
         return _("Your move is staged: End turn plays it, or pick another to play instead.")
-    if menu.actions_left and menu.groups and menu.decision:
+    if menu.groups and menu.decision:
         return _(
             "{prompt} in the menu: a pick is staged at once (Undo takes it back).",
             prompt=menu.prompt,
         )
-    if menu.actions_left and menu.groups and menu.one_move:
+    if menu.groups and menu.one_move:
         return _(
             "{prompt} in the menu, then the move: the picture letters where each goes, and a "
             "pick is staged at once (Undo takes it back).",
             prompt=menu.prompt,
         )
-    if menu.actions_left and menu.groups:
+    if menu.groups:  # with no action left, the free take alone (R43)
         return _(
             "{prompt} in the menu, then what it does: the picture letters where each goes, and "
             "a pick is staged at once (Undo takes it back).",

@@ -378,17 +378,25 @@ def staged_text(ctx: Context, table: Table) -> str:
     lines = [_("Staged this turn:")] + [f"{n}. {text}" for n, text in enumerate(staged, 1)]
     if not staged:
         lines = [_("Nothing staged this turn yet.")]
-    lines += [word(hint) for hint in game_type(game.game_type).turn_hints(game)]
-    lines.append(_next_steps(ctx, game))
+    hints = game_type(game.game_type).turn_hints(game)
+    lines += [word(hint) for hint in hints]
+    lines.append(_next_steps(ctx, game, bool(hints)))
     return "\n".join(lines)
 
 
-def _next_steps(ctx: Context, game: GameState) -> str:
+def _next_steps(ctx: Context, game: GameState, hinted: bool) -> str:
     """What the player may do with their turn now: stage another action while some are
-    left, take one back only while ``undo`` would (something staged, no search holding it:
-    R10), and end it."""
+    left (or, with none left, the free one ``hinted``: TORA's take of the Assassin a search
+    has just revealed, R43), take one back only while ``undo`` would (something staged, no
+    search holding it: R10), and end it."""
     left = game.actions_left
     act, undo, end = (ctx.cmd(name, localized=True) for name in ("act", "undo", "end"))
+    if not left and hinted:
+        return _(
+            "No actions left but the free one: play it with {act}, or end your turn with {end}.",
+            act=act,
+            end=end,
+        )
     if not game.can_undo():
         if left:
             return ngettext(
