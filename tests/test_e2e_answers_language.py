@@ -67,7 +67,7 @@ async def test_a_japanese_players_refusals_and_her_proposal(tmp_path: Path) -> N
         assert nothing.text == "断る提案はありません。", nothing.text
         rated = await stage.slash("ann", "match", "takeback")
         assert rated.text.startswith(
-            "待ったができるのはレート外の対局だけで、この対局はレート戦です。"
+            "待ったができるのは非レート戦だけで、この対局はレート戦です。"
         ), rated.text
         assert "`レート戦:False`" in rated.text, rated.text
         hint = await stage.slash("ann", "hint")
