@@ -245,6 +245,13 @@ def _panel(
         lines.append(
             _("{mark} marks an action after which your turn could not end.", mark=menus.WARN)
         )
+    if any(choice.final for choice in menu.choices):  # the legend's Undo does not hold for it
+        lines.append(
+            _(
+                "An action that says it cannot be taken back stays once picked: Undo takes back "
+                "neither it nor anything staged before it."
+            )
+        )
     offered = bool(menu.groups) and (menu.actions_left > 0 or menu.one_move)
     letters = dict(menu.letters)
     selects = menus.selects(menu.groups, menu.choices, nav, letters, menu.prompt) if offered else []
