@@ -159,6 +159,22 @@ async def test_r41_the_setup_command_answers_with_the_form_as_it_leaves_it(
         assert f"Assassin starts on {squares[0]}" in shown, shown
 
 
+async def test_r41_the_setup_command_without_options_answers_with_the_form(
+    tmp_path: Path,
+) -> None:
+    """A player whose DMs are closed is told to choose their setup with ``/tora setup``;
+    typed without options it only said "Tell me what you choose (...) with /tora setup.",
+    text without a button. It now says so above the form, to answer on there."""
+    async with Stage(tmp_path) as stage:
+        await accepted(stage)
+        answer = await stage.slash("bob", "setup")
+        assert "Tell me what you choose" in answer.text, answer.text
+        form = next(m for m in answer.ephemeral if m.components)
+        await press(stage, "bob", form, "Strategy: defensive")
+        shown = stage.emu.world.messages[form.id].text()
+        assert "Your setup so far: strategy defensive" in shown, shown
+
+
 async def test_ti4_a_torii_spirit_by_components_only_shows_every_power(tmp_path: Path) -> None:
     async with Stage(tmp_path) as stage:
         await accepted(stage, game="torii")

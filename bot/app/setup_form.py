@@ -202,9 +202,17 @@ class SetupForms:
     ) -> Typed:
         """``/tora setup``'s answers, and the caller's form as they leave it: the form of the
         setup message would otherwise be the only one they have, and it shows what they had
-        chosen before (an Assassin's squares still waiting for a strategy)."""
-        answer = await self.actions.setup(caller, match, answers)
+        chosen before (an Assassin's squares still waiting for a strategy). A refusal while
+        the setup runs (no option given, none that applies) comes with the form too: the way
+        to answer it, for a player whose DMs are closed the only form they have."""
         place = await self.actions.place(caller, match)
+        try:
+            answer = await self.actions.setup(caller, match, answers)
+        except Refused as refusal:
+            form = await self.current(place.channel_id, caller.user.id)
+            if form is None:
+                raise
+            return Typed(Answer(explain(refusal) or str(refusal)), place.channel_id, form)
         return Typed(answer, place.channel_id, await self.current(place.channel_id, caller.user.id))
 
     async def pick(
