@@ -88,7 +88,8 @@ class Choice:
     more than a menu fits. ``touches`` are the squares the action touches, in the order it
     touches them; ``warning`` says, before it is staged, what the rules will hold against it
     (``GameState.warnings``: a command piece that could not end the turn there, R30), empty
-    when nothing or not asked.
+    when nothing or not asked. ``final`` marks an action the rules never take back once it
+    is staged (TORA's search, R10), for the menu to say so before it is picked.
     """
 
     notation: str
@@ -97,6 +98,7 @@ class Choice:
     group: str  # the key of its ChoiceGroup
     touches: tuple[Touch, ...] = ()
     warning: str = ""
+    final: bool = False  # once staged, never taken back, nor what was staged before it (R10)
 
     @property
     def spot(self) -> str | None:

@@ -14,7 +14,7 @@ from rules.errors import AmbiguousAction, IllegalAction
 from rules.protocol import FROM, HIT, TO, VIA, WITH, Choice, ChoiceGroup, GameState, Touch
 from rules.tora import Game
 from rules.tora import menu as menus
-from rules.tora.actions import CROWN, FIRE, GAME_LEVEL, Action, format_action
+from rules.tora.actions import CROWN, FIRE, GAME_LEVEL, SEARCH, Action, format_action
 from rules.tora.geometry import name
 from rules.tora.notation import Spec
 from rules.words import frame, msg
@@ -41,7 +41,8 @@ def choices(game: Game, key: str | None = None) -> tuple[Choice, ...]:
         flat = len(actions) <= menus.MENU
         for action, text, said in zip(actions, texts, words, strict=True):
             path = (said,) if flat else (menus._direction(action), said)
-            out.append(Choice(text, said, path, group, touches(game, action)))
+            final = action.kind == SEARCH  # never taken back (R10)
+            out.append(Choice(text, said, path, group, touches(game, action), final=final))
     return tuple(out)
 
 

@@ -13,7 +13,7 @@ from test_service_games import torii_until_the_monkeys_pause
 from bot.app import Caller
 from bot.app.actions import Actions, ChallengeOptions
 from bot.app.boards import Boards
-from bot.app.menus import ACT, Nav
+from bot.app.menus import ACT, Nav, categories
 from bot.app.page_words import next_step
 from bot.app.playing import Playing
 from bot.i18n import _, speaking
@@ -217,3 +217,30 @@ async def test_a_pick_staged_is_said_once_in_every_language(
         so_far = _("This turn so far: {actions}", actions="1. G v5h9-v4h9")
     assert so_far in panel.text, panel.text
     assert panel.text.count("G v5h9-v4h9") == 1, panel.text
+
+
+async def test_r10_the_panel_warns_before_a_search_is_picked_that_it_is_never_taken_back(
+    h: Harness,
+) -> None:
+    """ann's Play panel offered a search with the same legend as every other action, "a
+    pick is staged at once (Undo takes it back)", which a search is not (R10, R43). Each
+    search now says in the menu that it cannot be taken back, and the panel says what that
+    means, before it is picked."""
+    await h.service.open_match(HERE, ANN, BOB, Terms("tora", {"board": "long", "assassins": True}))
+    await h.service.setup(HERE, ANN, {"strategy": "aggressive", "ruler": "K", "assassin": "none"})
+    await h.service.setup(HERE, BOB, {"strategy": "defensive", "ruler": "Q", "assassin": "none"})
+    playing = Playing(Actions(h.service, RecordingThreads()))
+    opened = await playing.open(at(ANN), None)
+    assert opened.stamp is not None
+    parts = categories((await h.service.menu(HERE, ANN)).groups)
+    category, members = next((name, m) for name, m in parts.items() if "Soldier" in name)
+    group = min(members, key=lambda g: len(g.description)).key  # few actions: one menu
+    nav = Nav(category, group)
+    panel = await playing.navigate(at(ANN), CHANNEL, opened.stamp, nav)
+    options = [o for select in panel.selects for o in select.options]
+    searches = [o for o in options if o.value.endswith(" search")]
+    assert searches, [o.value for o in options]
+    assert all("cannot be taken back" in o.description for o in searches), searches
+    others = [o for o in options if o.value.startswith(ACT) and o not in searches]
+    assert others and not any("cannot be taken back" in o.description for o in others)
+    assert "Undo takes back neither it nor anything staged before it" in panel.text, panel.text

@@ -137,6 +137,44 @@ async def test_a_whole_tora_setup_with_an_assassin_by_components_only(tmp_path: 
         assert game.pos.hidden_assassin(Side.OPPOSITION) is None
 
 
+async def test_r41_the_setup_command_answers_with_the_form_as_it_leaves_it(
+    tmp_path: Path,
+) -> None:
+    """ann chose her strategy with ``/tora setup``: the answer was text alone, and the one
+    form she had, her DM's, still said "choose your strategy first" and offered only
+    ``none`` for her Assassin. The command's answer now carries her form as it is now, for
+    her alone: the Assassin's squares under her strategy, to pick there."""
+    async with Stage(tmp_path) as stage:
+        await accepted(stage, board="long", assassins=True)
+        await setup_message(stage, "ann")
+        answer = await stage.slash("ann", "setup", strategy="aggressive")
+        form = next(m for m in answer.ephemeral if m.components)
+        chosen = next(c for c in components(form) if c.get("label") == "Strategy: aggressive")
+        assert chosen["style"] == 3  # green: the choice is marked
+        squares = [o["value"] for o in select_of(form, "assassin")["options"]]
+        assert len(squares) > 2 and squares[-1] == "none", squares
+        picked = await choose(stage, "ann", form, "assassin", squares[0])
+        assert picked.error is None
+        shown = stage.emu.world.messages[form.id].text()
+        assert f"Assassin starts on {squares[0]}" in shown, shown
+
+
+async def test_r41_the_setup_command_without_options_answers_with_the_form(
+    tmp_path: Path,
+) -> None:
+    """A player whose DMs are closed is told to choose their setup with ``/tora setup``;
+    typed without options it only said "Tell me what you choose (...) with /tora setup.",
+    text without a button. It now says so above the form, to answer on there."""
+    async with Stage(tmp_path) as stage:
+        await accepted(stage)
+        answer = await stage.slash("bob", "setup")
+        assert "Tell me what you choose" in answer.text, answer.text
+        form = next(m for m in answer.ephemeral if m.components)
+        await press(stage, "bob", form, "Strategy: defensive")
+        shown = stage.emu.world.messages[form.id].text()
+        assert "Your setup so far: strategy defensive" in shown, shown
+
+
 async def test_ti4_a_torii_spirit_by_components_only_shows_every_power(tmp_path: Path) -> None:
     async with Stage(tmp_path) as stage:
         await accepted(stage, game="torii")

@@ -51,12 +51,22 @@ def test_r18_r42_a_piece_is_never_said_to_take_its_own_side() -> None:
     )
     taken = with_assassins(hidden(C, "v9h11"), (O, "A", "v9h11"), (O, "G", "v9h10"))
     assert taken.apply("X v9h11 x v9h10").words(NAMES) == (
-        "ann's Assassin on v9h11 dooms the command piece on v9h10 and is lost "
+        "ann's Assassin on v9h11 dooms bob's command piece on v9h10 and is lost "
         "(the Assassin is revealed on v9h11, on an enemy's square, and taken)"
     )
     shared = with_assassins(hidden(C, "v9h11"), (C, "S", "v9h11"), (O, "G", "v9h10"))
     assert shared.apply("X v9h11 x v9h10").words(NAMES) == (
-        "ann's Assassin on v9h11 dooms the command piece on v9h10 and is lost with ann's "
+        "ann's Assassin on v9h11 dooms bob's command piece on v9h10 and is lost with ann's "
         "Soldier on v9h11 (the Assassin is revealed on v9h11, sharing the square with its "
         "own Soldier: both are removed)"
+    )
+
+
+def test_r11_a_doomed_command_piece_is_named_with_its_side() -> None:
+    """A turn post said "dooms the command piece on v9h10" and left spectators to work out
+    whose General it was; it now names the side, as the words for a taken piece do."""
+    g = with_assassins(hidden(C, "v9h12"), (O, "G", "v9h10"))
+    assert g.apply("X v9h12-v9h11 x v9h10").words(NAMES) == (
+        "ann's Assassin moves v9h12-v9h11 and dooms bob's command piece on v9h10 "
+        "(the Assassin is revealed on v9h11)"
     )

@@ -16,6 +16,7 @@ from bot.i18n import LOCALES, _, speaking
 from bot.service import Place, Terms, User
 from bot.service.digest import LENGTH, last_slot
 from bot.service.languages import LANGUAGE
+from bot.service.notify import DMS_CLOSED
 from bot.service.outbox import DM_FALLBACK
 from bot.service.testing import PRIVATE, Harness
 
@@ -504,3 +505,18 @@ async def test_a_player_whose_dms_are_closed_is_pinged_by_the_turn_posts_mention
             assert "bob (Opposition) to act" in post.text and BOB.id in post.mentions
     post = h.delivery.channel(HERE.channel_id)[-1]
     assert "bob (Opposition) to act" in post.text and post.mentions == (), post.text
+
+
+async def test_the_setup_post_tells_a_player_whose_dms_are_closed_where_to_choose(
+    h: Harness,
+) -> None:
+    """bob's DMs were known closed to the bot, yet the accept post told both "I have sent
+    each of you a private message": bob waited for a DM that never came. The post now says
+    whom the bot wrote to, and tells bob to choose with the setup command here."""
+    await h.store.set_player_setting(BOB.id, DMS_CLOSED, "on")
+    await started(h, game="tora")
+    post = next(text for text, _ in turn_posts(h) if "choose their setup" in text)
+    assert "each of you" not in post, post
+    assert "I have sent ann a private message" in post, post
+    assert "bob, your direct messages are closed to me" in post, post
+    assert "`/tora setup`" in post, post

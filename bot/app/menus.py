@@ -183,7 +183,8 @@ def route(
 
 def _actions(choices: Sequence[Choice], letters: Mapping[str, str]) -> list[Option]:
     """An option per action: its square's letter and words (marked when the rules warn of
-    it), the notation to stage, and the warning or else the notation as its description."""
+    it), the notation to stage, and the warning or else the notation as its description,
+    which says so of an action never taken back (``Choice.final``)."""
     out = []
     for choice in choices:
         letter = letters.get(choice.spot or "")
@@ -191,6 +192,8 @@ def _actions(choices: Sequence[Choice], letters: Mapping[str, str]) -> list[Opti
         if choice.warning:
             label = f"{WARN} {label}"
         about = f"{WARN} {word(choice.warning)}" if choice.warning else choice.notation
+        if choice.final:
+            about = _("{action} · cannot be taken back", action=about)
         out.append(Option(cut(label), cut(ACT + choice.notation), cut(about)))
     return out
 

@@ -245,6 +245,13 @@ def _panel(
         lines.append(
             _("{mark} marks an action after which your turn could not end.", mark=menus.WARN)
         )
+    if any(choice.final for choice in menu.choices):  # the legend's Undo does not hold for it
+        lines.append(
+            _(
+                "An action that says it cannot be taken back stays once picked: Undo takes back "
+                "neither it nor anything staged before it."
+            )
+        )
     # With no action left, a game's groups hold only what costs none: TORA's free take of
     # the Assassin a search has just revealed (R43), which the hint above offers
     offered = bool(menu.groups)

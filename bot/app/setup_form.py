@@ -11,7 +11,7 @@ refused and the form turns off."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 
 from bot.i18n import _, option, word
@@ -19,7 +19,7 @@ from bot.service import Place, Refused, StaleRequest, Stamp, User
 from bot.service.questions import Field, SetupForm
 
 from .actions import Actions
-from .answers import explain
+from .answers import Answer, explain
 from .callers import Caller
 from .menus import Option
 
@@ -160,6 +160,16 @@ class Picked:
     form: SetupForm | None
 
 
+@dataclass(frozen=True)
+class Typed:
+    """A typed ``/tora setup``'s answer, with the form of the match in ``channel_id`` as the
+    answer leaves it (None once the setup is over)."""
+
+    answer: Answer
+    channel_id: int
+    form: SetupForm | None
+
+
 class PickRefused(Exception):
     """A pick was refused: ``message`` for the player alone; ``over``: the setup it belongs to
     is over, so the form turns off."""
@@ -186,6 +196,24 @@ class SetupForms:
         except Exception:
             log.exception("could not build a setup form", extra={"channel": channel_id})
             return None
+
+    async def typed(
+        self, caller: Caller, match: str | None, answers: Mapping[str, str | None]
+    ) -> Typed:
+        """``/tora setup``'s answers, and the caller's form as they leave it: the form of the
+        setup message would otherwise be the only one they have, and it shows what they had
+        chosen before (an Assassin's squares still waiting for a strategy). A refusal while
+        the setup runs (no option given, none that applies) comes with the form too: the way
+        to answer it, for a player whose DMs are closed the only form they have."""
+        place = await self.actions.place(caller, match)
+        try:
+            answer = await self.actions.setup(caller, match, answers)
+        except Refused as refusal:
+            form = await self.current(place.channel_id, caller.user.id)
+            if form is None:
+                raise
+            return Typed(Answer(explain(refusal) or str(refusal)), place.channel_id, form)
+        return Typed(answer, place.channel_id, await self.current(place.channel_id, caller.user.id))
 
     async def pick(
         self, caller: Caller, channel_id: int, stamp: Stamp, name: str, choose: Choose

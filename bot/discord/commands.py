@@ -37,6 +37,7 @@ from .options import (
 )
 from .panel import open_panel, play
 from .respond import Outgoing, within
+from .setup_form import view_of as setup_view
 
 MATCH = "Which of your matches (only needed in a DM when you play in several)"
 NUMBER = "A match's number (in its record's file name); default the match here"
@@ -184,9 +185,16 @@ class Tora(Completing, app_commands.Group):
         spirit: WordText | None = None,
         match: MatchPick | None = None,
     ) -> None:
-        caller, actions = caller_of(interaction), self.app.actions
+        caller, forms = caller_of(interaction), self.app.setup
         typed = {"strategy": strategy, "ruler": ruler, "assassin": assassin, "spirit": spirit}
-        await self.answer(interaction, lambda: actions.setup(caller, match, typed), private=True)
+
+        async def work() -> Outgoing:
+            done = await forms.typed(caller, match, typed)
+            form = done.form
+            view = None if form is None else setup_view(done.channel_id, form)
+            return Outgoing(done.answer.text, done.answer.files, view=view)
+
+        await self.handlers.respond.show(interaction, work, private=True)
 
     # ---- turns -------------------------------------------------------------------------
     @app_commands.command(

@@ -14,6 +14,7 @@ from .context import Context, Mail, soonest
 from .endings import ended
 from .errors import NotAllowed, Refused
 from .models import Place, Reply, User, is_robot
+from .notify import notify_of
 from .phases import CHALLENGE, DECLINED, EXPIRED, SETUP, WITHDRAWN
 from .ports import Stamp
 from .setup_phase import FORM, asks_setup, begin, choose_by, setup_prompt
@@ -327,8 +328,10 @@ async def setup_mail(ctx: Context, staged: Table, lead: str, drawn: bool = False
     hosted = staged.hosted
     players = (hosted.player(Side.CHALLENGER), hosted.player(Side.OPPOSITION))
     mail = Mail(staged.channel_id)
+    closed = {side for side in Side if await _dms_closed(ctx, hosted, side)}
     with speaking(await ctx.server_language(hosted.guild_id)) as language:
-        post = _setup_post(staged, lead, drawn, choose_by(ctx, staged))
+        who = _who_chooses(ctx, staged, closed)
+        post = _setup_post(staged, lead, drawn, who, choose_by(ctx, staged))
         mail.public(post, mentions=players, language=language)
     for side in Side:
         with speaking(await ctx.player_language(hosted.player(side))) as language:
@@ -337,20 +340,50 @@ async def setup_mail(ctx: Context, staged: Table, lead: str, drawn: bool = False
     return mail
 
 
-def _setup_post(staged: Table, lead: str, drawn: bool, deadline: str) -> str:
-    """Who plays which side and who chooses a setup now (the AI players choose theirs at
-    once), and by when (``deadline``: ``choose_by``), in the current language."""
+async def _dms_closed(ctx: Context, hosted: Hosted, side: Side) -> bool:
+    """Whether ``side``'s player is known to refuse the bot's DMs (``notify.DMS_CLOSED``);
+    an AI player is sent none."""
+    user = hosted.player(side)
+    return not is_robot(user) and (await notify_of(ctx.store, user, hosted.guild_id)).dms_closed
+
+
+def _who_chooses(ctx: Context, staged: Table, closed: set[Side]) -> str:
+    """Who chooses a setup now (the AI players choose theirs at once) and where: in the
+    private message sent them, or, for a player whose DMs are ``closed`` to the bot (which
+    would never reach them), with the setup command, in the current language."""
     hosted = staged.hosted
     people = [side for side in Side if not is_robot(hosted.player(side))]
-    if len(people) == 2:
-        who = _("Both now choose their setup privately: I have sent each of you a private message.")
-    elif people:
-        who = _(
+    if not people:
+        return _("Both choose their setup.")
+    if not closed and len(people) == 2:
+        return _(
+            "Both now choose their setup privately: I have sent each of you a private message."
+        )
+    if not closed:
+        return _(
             "{player}, choose your setup privately: I have sent you a private message.",
             player=staged.side_name(people[0]),
         )
-    else:
-        who = _("Both choose their setup.")
+    sent = [side for side in people if side not in closed]
+    said = [_("Both now choose their setup privately.")] if len(people) == 2 else []
+    said += [_("I have sent {player} a private message.", player=staged.side_name(s)) for s in sent]
+    command = ctx.cmd("setup", localized=True)
+    said += [
+        _(
+            "{player}, your direct messages are closed to me, so choose your setup here with "
+            "{command}: only you see its answer, with the setup's buttons and menus.",
+            player=staged.side_name(side),
+            command=command,
+        )
+        for side in people
+        if side in closed
+    ]
+    return " ".join(said)
+
+
+def _setup_post(staged: Table, lead: str, drawn: bool, who: str, deadline: str) -> str:
+    """Who plays which side, ``who`` chooses a setup now (``_who_chooses``), and by when
+    (``deadline``: ``choose_by``), in the current language."""
     params = {
         "lead": word(lead),
         "first": staged.who(Side.CHALLENGER),

@@ -210,7 +210,12 @@ def _taking(event: Event, names: Sequence[str]) -> Text:
         for side, letter, sq in event.removed
         if side != event.side
     ]
-    parts = [msg("dooms the command piece on {square}", square=name(sq)) for sq in event.doomed]
+    # Only enemy pieces are hit (``Effect.hits``), so a doomed command piece is the other side's.
+    enemy = names[event.side.other]
+    parts = [
+        msg("dooms {player}'s command piece on {square}", player=enemy, square=name(sq))
+        for sq in event.doomed
+    ]
     if taken and event.shots:
         parts.insert(0, msg("shoots {pieces}", pieces=listing(taken)))
     elif taken:

@@ -126,7 +126,8 @@ def _choice(
     if twice:
         said = _fit(frame("{label} ({notation})", label=said, notation=text))
     path = (said,) if flat else (_direction(action), said)
-    return Choice(text, said, path, group, _touches(action, line, seen[2] == STRIKE))
+    touches = _touches(action, line, seen[2] == STRIKE)
+    return Choice(text, said, path, group, touches, final=action.kind == SEARCH)
 
 
 def _kept_key(game: Play, actions: list[Action]) -> tuple[object, ...] | None:
