@@ -10,7 +10,9 @@ import pytest
 from service_helpers import drawn_here
 from tournament_helpers import ADMIN, HERE, desk_for, hunt, players_here, resign_at_once
 
+from bot.app.callers import Caller
 from bot.app.listing import Listing
+from bot.app.tournaments import Tournaments
 from bot.service import NotAllowed, Place, Refused, User
 from bot.service.testing import Harness
 from bot.tournament import desk as desk_module
@@ -570,3 +572,27 @@ async def test_a_match_discord_opens_no_thread_for_is_said_to_play_in_the_channe
     [told] = [m for m in h.delivery.channel(HERE.channel_id) if "no thread here" in m.text]
     assert told.text.startswith("**Cup**: Discord opened no thread here for ann v bob, so their")
     assert set(told.mentions) == {1, 2}
+
+
+async def test_a_knockout_tiers_post_tells_spectators_how_to_follow_a_match(h: Harness) -> None:
+    """A tier's post said each match is played in its own thread, but not which, nor how
+    to find it, where a Swiss round's post names the command linking each game's thread."""
+    await cup(h, ANN, BOB, CARL, DORA)
+    [posted] = [t for t in h.delivery.texts(HERE.channel_id) if "tier 1: ann v" in t]
+    assert "follow a match: `/tora-tournament pairings` links its thread" in posted, posted
+
+
+async def test_a_knockouts_pairings_link_each_matchs_thread(h: Harness) -> None:
+    """``/tora-tournament pairings`` named a knockout answered "This server has no Swiss or
+    round robin event called ...": a spectator had no way to a match's thread. It lists
+    the tier's matches, each linking its thread."""
+    desk = await cup(h, ANN, BOB, CARL, DORA)
+    caller = Caller(ANN, HERE.guild_id, HERE.channel_id)
+    answer = await Tournaments(desk).pairings(caller, "Cup", None)
+    text = answer.text
+    first, second = thread_of(h, ANN, BOB).channel_id, thread_of(h, CARL, DORA).channel_id
+    assert text.startswith("**Cup**, tier 1:"), text
+    assert f"1. ann v bob: playing in <#{first}>" in text, text
+    assert f"2. carl v dora: playing in <#{second}>" in text, text
+    later = await desk.pairings(HERE, "Cup", 2)
+    assert later.text == "**Cup** has no tier 2 paired.", later.text
