@@ -16,7 +16,7 @@ import pytest_asyncio
 import test_web_browser
 from test_service_games import torii_until_the_monkeys_pause
 from test_web_browser import CHROMIUM, MISSING, WAIT, board_link, opened, player_page
-from web_world import HERE, World
+from web_world import ANN, BOB, HERE, World
 
 from harness.stage import Stage
 from rules import Side
@@ -158,3 +158,20 @@ async def test_ti15_the_page_says_why_it_offers_no_plan_while_the_opponent_decid
         "bob has a decision to make in your turn", timeout=WAIT
     )
     await expect(ann.locator("#plan")).to_be_hidden()
+
+
+async def test_a_paused_matchs_page_lets_the_waiting_player_plan_as_discord_does(
+    w: World, browser: Browser
+) -> None:
+    """A pause stops the clocks of a correspondence match, not the players' thinking: its
+    Discord panel lets the player whose opponent is to act plan a reply, but the web page
+    hid its plan mode for as long as the pause lasted. It shows it, and it opens."""
+    match = await w.playing()
+    made = (await w.service.pause(HERE, ANN)).stamp
+    assert made is not None
+    await w.service.answer(HERE, BOB, "pause", made)
+    assert (await w.me(match, Side.OPPOSITION))["paused"]
+    bob = await player_page(w, browser, match, Side.OPPOSITION)  # ann to act: bob plans
+    await expect(bob.locator("#plan")).to_be_visible(timeout=WAIT)
+    await bob.click("#plan summary")
+    await expect(bob.locator("#plan-group option")).not_to_have_count(0, timeout=WAIT)
