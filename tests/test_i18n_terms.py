@@ -62,6 +62,7 @@ TERMS = [
     ("fr", r"\btakebacks?\b|\btaken back and\b", r"repri|repren", r"retir|annul"),
     ("fr", SHOGI_DROP, r"parachut", r"\bpos[eéa]"),
     ("fr", r"\bstag(?:e|ed|es|ing)\b", r"", r"prév"),
+    ("de", r"\bbuttons?\b", r"Knopf|Knöpf", r"Button"),
     ("ja", r"\bsetups?\b", r"配置", r"準備"),
     ("ja", r"\bplans?\b|\bplanned repl", r"予約", r"予定|プラン|計画"),
     ("ja", r"\bforfeit", r"不戦", r"没収"),
