@@ -5,6 +5,7 @@ game in its thread, ranks per board beside (never in) the ladder, and the refusa
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 import pytest
 from service_helpers import drawn_here
@@ -16,6 +17,7 @@ from bot.app.tournaments import Tournaments
 from bot.service import NotAllowed, Place, Refused, User
 from bot.service.testing import Harness
 from bot.tournament import desk as desk_module
+from bot.tournament import texts
 from storage.competitions.ladders import LadderKey
 from storage.competitions.tournaments import FINISHED, RUNNING
 
@@ -596,3 +598,16 @@ async def test_a_knockouts_pairings_link_each_matchs_thread(h: Harness) -> None:
     assert f"2. carl v dora: playing in <#{second}>" in text, text
     later = await desk.pairings(HERE, "Cup", 2)
     assert later.text == "**Cup** has no tier 2 paired.", later.text
+
+
+async def test_a_knockout_match_whose_thread_is_not_open_yet_is_said_to_be_opening(
+    h: Harness,
+) -> None:
+    """A match whose thread is not opened yet (its tier just paired, or Discord refused
+    for now: the desk opens it again) was listed as "playing in" the tournament's channel,
+    where it is not played; it is "opening", as an event's board is."""
+    desk = await cup(h, ANN, BOB)
+    snapshot = await h.store.tournaments.snapshot(1)
+    unopened = replace(snapshot, matches=(replace(snapshot.matches[0], thread_id=None),))
+    names = await desk.flow.names(snapshot)
+    assert texts.tier_pairings(unopened, names, 1) == "**Cup**, tier 1:\n1. ann v bob: opening"

@@ -185,7 +185,8 @@ def tier_opened(t: TournamentRow, tier: int, rows: list[MatchRow], names: Mappin
 
 def tier_pairings(snapshot: Snapshot, names: Mapping[int, str], tier: int) -> str:
     """A tier's matches: each with its winner, or where it is played (a link to its
-    thread, or the tournament's channel where Discord opened none)."""
+    thread, or the tournament's channel where Discord opened none), or that its thread is
+    not open yet."""
     t = snapshot.tournament
     if t.tier == 0:
         return not_paired(t)
@@ -205,7 +206,9 @@ def match_state(t: TournamentRow, row: MatchRow, names: Mapping[int, str]) -> st
         return pgettext("a knockout match", "won by {player}", player=escape(names[row.winner_id]))
     if t.status == CALLED_OFF:
         return pgettext("a match", "called off")
-    return _("playing in <#{thread}>", thread=row.thread_id or t.channel_id)
+    if row.thread_id is None:  # (where Discord opens none, it is the channel's id)
+        return pgettext("a board's game", "opening")
+    return _("playing in <#{thread}>", thread=row.thread_id)
 
 
 def not_paired(t: TournamentRow) -> str:
