@@ -139,7 +139,7 @@ def _planner(ctx: Context, table: Table, user: User) -> Side:
     (``unplannable`` says why not otherwise, their own turn aside)."""
     side = player_side(table, user)
     deciding = _deciding(table, side)
-    if deciding is not None:  # (their turn is still running: said before "your turn")
+    if deciding is not None:  # first: the turn is the player's, though the opponent acts
         raise Refused(word(deciding))
     if table.game.side == side:
         raise Refused(
