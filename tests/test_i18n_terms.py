@@ -13,7 +13,9 @@ from babel.messages.catalog import Catalog
 from test_i18n import CODE_SPAN, TRANSLATED
 
 from bot.app.buttons import VERBS
-from bot.i18n.catalogs import po_path, read
+from bot.app.planning import PLAN_BUTTONS
+from bot.app.playing import BUTTONS as PANEL_BUTTONS
+from bot.i18n.catalogs import TEMPLATE, po_path, read
 
 # Notation quoted in a text ('Swallow drop 4d', 'build c6'), not an apostrophe ("Monkey's")
 NOTATION = re.compile(r"(?<!\w)'[^']*'(?!\w)")
@@ -62,6 +64,7 @@ TERMS = [
     ("fr", r"\btakebacks?\b|\btaken back and\b", r"repri|repren", r"retir|annul"),
     ("fr", SHOGI_DROP, r"parachut", r"\bpos[eéa]"),
     ("fr", r"\bstag(?:e|ed|es|ing)\b", r"", r"prév"),
+    ("de", r"\bbuttons?\b", r"Knopf|Knöpf", r"Button"),
     ("ja", r"\bsetups?\b", r"配置", r"準備"),
     ("ja", r"\bplans?\b|\bplanned repl", r"予約", r"予定|プラン|計画"),
     ("ja", r"\bforfeit", r"不戦", r"没収"),
@@ -167,11 +170,19 @@ def test_a_french_match_is_a_partie_outside_a_tournaments_series() -> None:
     assert astray == []
 
 
+# Every button a text may send the player to: the posts' and answers', the Play panel's and
+# the plan panel's (the web page's own controls share their labels' messages)
+LABELS = sorted(
+    {label for buttons in (VERBS, PLAN_BUTTONS, PANEL_BUTTONS) for label, _ in buttons.values()},
+    key=len,
+    reverse=True,
+)
+
+
 def sent_to() -> dict[str, str]:
     """The button a text means by "the <Word> button": the shortest label that word begins
     ("the Play button" is Play, not Play this; "the Away button" is Away for a day)."""
-    labels = sorted({label for label, _style in VERBS.values()}, key=len, reverse=True)
-    return {label.split()[0]: label for label in labels}
+    return {label.split()[0]: label for label in LABELS}
 
 
 def buttons_named_otherwise(code: str) -> list[tuple[str, str]]:
@@ -198,3 +209,56 @@ def test_a_button_sent_to_is_named_by_its_translated_label(code: str) -> None:
     """ "The Away button" of /tora away's refusal is the button "Away for a day": French said
     « le bouton Absent » and Japanese 不在ボタン, neither of which the player sees."""
     assert buttons_named_otherwise(code) == []
+
+
+# "press Play", "Press Away for a day", "its Decline button", "a **Play** button": a label
+# named otherwise than "the <Word> button" (``sent_to``)
+PRESSED = re.compile(
+    r"\b[Pp]ress(?:es)? \**(?P<pressed>[A-Z][\w +]*)"
+    r"|(?P<word>\b(?!This\b|The\b)[A-Z]\w*)\** buttons?\b"
+)
+
+
+def label_named(match: re.Match[str]) -> str | None:
+    """The button ``match`` (of ``PRESSED``) names (None: no button's label)."""
+    if match["word"]:
+        return sent_to().get(match["word"])
+    return next((label for label in LABELS if match["pressed"].startswith(label)), None)
+
+
+def buttons_pressed(english: str) -> tuple[list[str], list[str]]:
+    """The labels ``english`` sends the player to in any of ``PRESSED``'s forms, and what
+    it names so that is no button's label."""
+    named, unknown = [], []
+    for match in PRESSED.finditer(own_words(english)):
+        label = label_named(match)
+        if label is None:
+            unknown.append(match[0])
+        else:
+            named.append(label)
+    return named, unknown
+
+
+def test_the_english_presses_only_buttons_there_are() -> None:
+    """Every "press X" and "X button" of the English names a button's label as shown."""
+    unknown = [
+        (english, buttons_pressed(english)[1])
+        for english, _text in entries(read(TEMPLATE), PRESSED.pattern, flags=0)
+        if buttons_pressed(english)[1]
+    ]
+    assert unknown == []
+
+
+@pytest.mark.parametrize("code", ["de", "es", "fr", "ja", "pt_BR"])
+def test_a_button_pressed_by_name_is_named_by_its_translated_label(code: str) -> None:
+    """ "Press Play", "use its Decline button", "a **Play** button" name a button as
+    ``test_a_button_sent_to_is_named_by_its_translated_label`` has it, which reads "the
+    <Word> button" alone: their translations name it by its translated label too."""
+    catalog = read(po_path(code), code)
+    astray = []
+    for english, text in entries(catalog, PRESSED.pattern, flags=0):
+        for label in buttons_pressed(english)[0]:
+            shown = catalog.get(label)
+            if shown is not None and shown.string and shown.string not in text:
+                astray.append((english, label, text))
+    assert astray == []

@@ -202,7 +202,7 @@ async def test_a_players_own_turn_answers_in_their_language(h: Harness) -> None:
         with pytest.raises(NotAllowed, match="bobの手番です。"):
             await h.running.play(HERE, ANN, "d3d4")
         planned = await h.running.plans(HERE, ANN)
-        assert planned.text == "予定はありません。"
+        assert planned.text == "予約はありません。"  # a plan is 予約 (test_i18n_terms)
 
 
 async def test_a_planned_reply_and_a_digest_in_the_players_language(h: Harness) -> None:

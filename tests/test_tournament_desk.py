@@ -5,15 +5,19 @@ game in its thread, ranks per board beside (never in) the ladder, and the refusa
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 import pytest
 from service_helpers import drawn_here
 from tournament_helpers import ADMIN, HERE, desk_for, hunt, players_here, resign_at_once
 
+from bot.app.callers import Caller
 from bot.app.listing import Listing
+from bot.app.tournaments import Tournaments
 from bot.service import NotAllowed, Place, Refused, User
 from bot.service.testing import Harness
 from bot.tournament import desk as desk_module
+from bot.tournament import texts
 from storage.competitions.ladders import LadderKey
 from storage.competitions.tournaments import FINISHED, RUNNING
 
@@ -604,3 +608,40 @@ async def test_the_tournament_name_autocomplete_reads_only_the_names_it_offers(
     ]
     for typed in ("%", "_up", "Cup\x00", "x"):  # no wildcard, nor what PostgreSQL cannot hold
         assert await desk.names(HERE.guild_id, typed) == []
+
+
+async def test_a_knockout_tiers_post_tells_spectators_how_to_follow_a_match(h: Harness) -> None:
+    """A tier's post said each match is played in its own thread, but not which, nor how
+    to find it, where a Swiss round's post names the command linking each game's thread."""
+    await cup(h, ANN, BOB, CARL, DORA)
+    [posted] = [t for t in h.delivery.texts(HERE.channel_id) if "tier 1: ann v" in t]
+    assert "follow a match: `/tora-tournament pairings` links its thread" in posted, posted
+
+
+async def test_a_knockouts_pairings_link_each_matchs_thread(h: Harness) -> None:
+    """``/tora-tournament pairings`` named a knockout answered "This server has no Swiss or
+    round robin event called ...": a spectator had no way to a match's thread. It lists
+    the tier's matches, each linking its thread."""
+    desk = await cup(h, ANN, BOB, CARL, DORA)
+    caller = Caller(ANN, HERE.guild_id, HERE.channel_id)
+    answer = await Tournaments(desk).pairings(caller, "Cup", None)
+    text = answer.text
+    first, second = thread_of(h, ANN, BOB).channel_id, thread_of(h, CARL, DORA).channel_id
+    assert text.startswith("**Cup**, tier 1:"), text
+    assert f"1. ann v bob: playing in <#{first}>" in text, text
+    assert f"2. carl v dora: playing in <#{second}>" in text, text
+    later = await desk.pairings(HERE, "Cup", 2)
+    assert later.text == "**Cup** has no tier 2 paired.", later.text
+
+
+async def test_a_knockout_match_whose_thread_is_not_open_yet_is_said_to_be_opening(
+    h: Harness,
+) -> None:
+    """A match whose thread is not opened yet (its tier just paired, or Discord refused
+    for now: the desk opens it again) was listed as "playing in" the tournament's channel,
+    where it is not played; it is "opening", as an event's board is."""
+    desk = await cup(h, ANN, BOB)
+    snapshot = await h.store.tournaments.snapshot(1)
+    unopened = replace(snapshot, matches=(replace(snapshot.matches[0], thread_id=None),))
+    names = await desk.flow.names(snapshot)
+    assert texts.tier_pairings(unopened, names, 1) == "**Cup**, tier 1:\n1. ann v bob: opening"

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 import test_web_browser
+from test_service_games import torii_until_the_monkeys_pause
 from test_web_browser import CHROMIUM, MISSING, WAIT, board_link, opened, player_page
-from web_world import World
+from web_world import ANN, BOB, HERE, World
 
 from harness.stage import Stage
 from rules import Side
@@ -141,3 +142,36 @@ async def test_the_plans_action_list_read_with_the_arrow_keys_adds_nothing_until
     await bob.keyboard.press("Enter")
     await expect(bob.locator("#plan-theirs")).not_to_be_empty(timeout=WAIT)
     assert await bob.evaluate("document.activeElement.id") in ("plan-action", "plan-group")
+
+
+async def test_ti15_the_page_says_why_it_offers_no_plan_while_the_opponent_decides(
+    w: World, browser: Browser
+) -> None:
+    """While bob decides for his Monkey in ann's turn (TI15), her page showed "Plan a
+    reply", whose opening was refused: his own turn follows the decision, and a plan
+    answers that turn. The page offers no plan mode then, and says why in its place."""
+    await torii_until_the_monkeys_pause(w.h)
+    hosted = await w.h.store.hosting.live_in_channel(HERE.channel_id)
+    assert hosted is not None
+    ann = await player_page(w, browser, hosted.id, Side.CHALLENGER)
+    await expect(ann.locator("#plan-why")).to_contain_text(
+        "bob has a decision to make in your turn", timeout=WAIT
+    )
+    await expect(ann.locator("#plan")).to_be_hidden()
+
+
+async def test_a_paused_matchs_page_lets_the_waiting_player_plan_as_discord_does(
+    w: World, browser: Browser
+) -> None:
+    """A pause stops the clocks of a correspondence match, not the players' thinking: its
+    Discord panel lets the player whose opponent is to act plan a reply, but the web page
+    hid its plan mode for as long as the pause lasted. It shows it, and it opens."""
+    match = await w.playing()
+    made = (await w.service.pause(HERE, ANN)).stamp
+    assert made is not None
+    await w.service.answer(HERE, BOB, "pause", made)
+    assert (await w.me(match, Side.OPPOSITION))["paused"]
+    bob = await player_page(w, browser, match, Side.OPPOSITION)  # ann to act: bob plans
+    await expect(bob.locator("#plan")).to_be_visible(timeout=WAIT)
+    await bob.click("#plan summary")
+    await expect(bob.locator("#plan-group option")).not_to_have_count(0, timeout=WAIT)

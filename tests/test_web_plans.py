@@ -8,7 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from web_world import World
+from test_service_games import torii_until_the_monkeys_pause
+from web_world import HERE, World
 
 from bot.service import Terms
 from rules import Side
@@ -47,7 +48,8 @@ async def test_a_plan_made_on_the_web_step_by_step(w: World) -> None:
     _, plan, _ = await w.post("plan", token, {"stamp": 2, "step": "save"})
     assert plan["news"] == "Plan 1 saved." and plan["plans"] == ["if bob plays c5c4, you play a3a4"]
     bob = await w.me(match, O)
-    assert "plan" not in str(bob).lower()
+    shown = {key: value for key, value in bob.items() if key != "unplannable"}
+    assert bob["unplannable"] is None and "plan" not in str(shown).lower()
 
 
 @pytest.mark.parametrize(
@@ -116,3 +118,18 @@ async def test_the_pages_cancel_takes_the_plan_it_listed_after_another_was_cance
     status, plan, _ = await w.post("plan", token, {"stamp": 2, "cancel": second})
     gone = "That plan is no longer saved, so nothing was cancelled."
     assert status == 200 and plan["news"] == gone
+
+
+async def test_ti15_the_page_offers_no_plan_while_the_opponent_decides_for_the_monkey(
+    w: World,
+) -> None:
+    """While bob decides for his Monkey in ann's turn (TI15), her page showed its plan mode
+    (bob to act, her turn over), whose opening was refused: a plan answers bob's own turn,
+    which follows his decision. Her state now says why no plan can be made then, which the
+    page shows in place of the plan mode; while bob's own turn runs, she may plan."""
+    await torii_until_the_monkeys_pause(w.h)
+    hosted = await w.h.store.hosting.live_in_channel(HERE.channel_id)
+    assert hosted is not None
+    ann = await w.me(hosted.id, C)
+    assert ann["unplannable"].startswith("bob has a decision to make in your turn"), ann
+    assert (await w.me(hosted.id, O))["unplannable"] is None  # (bob acts: the page knows)

@@ -195,6 +195,7 @@ class Boards:
             for kind, by in sorted(look.offers.items())
         ]
         state["proposable"] = list(look.proposable)
+        state["unplannable"] = None if look.unplannable is None else word(look.unplannable)
         return versioned(state, moves.choices if moves else None)
 
     async def warnings(self, match: int, side: Side, group: str) -> dict[str, Any]:

@@ -157,7 +157,11 @@ class Tournaments:
         return Answer.of(await draw(caller.user.id, lambda: self.desk.standings(place, name)))
 
     async def pairings(self, caller: Caller, name: str, round_: int | None) -> Answer:
-        return Answer.of(await self.events.pairings(self._place(caller), name, round_))
+        """A round's boards, or a knockout's tier's matches (``round_`` is its tier)."""
+        place = self._place(caller)
+        if await self._is_event(caller, name):
+            return Answer.of(await self.events.pairings(place, name, round_))
+        return Answer.of(await self.desk.pairings(place, name, round_))
 
     async def replace(self, caller: Caller, name: str, old: User, new: User) -> Answer:
         place = self._place(caller)

@@ -84,8 +84,8 @@ class TournamentCommands(Completing, app_commands.Group):
         )  # fmt: skip
         await self.answer(interaction, lambda: cups.create(caller, typed), private=False)
 
-    @app_commands.command(description="A Swiss or round robin round's pairings, with links")
-    @app_commands.describe(name=NAME, round="The round (default: the current one)")
+    @app_commands.command(description="A round's (or a chapter 10 tier's) pairings, with links")
+    @app_commands.describe(name=NAME, round="The round, or chapter 10's tier (default: current)")
     @app_commands.autocomplete(name=Completing.complete_tournament)
     async def pairings(
         self,

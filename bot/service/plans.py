@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 
 from bot.i18n import SOURCE, _, ngettext, speaking, word
 from rules import ActionError, GameState, Side, game_type
+from rules.words import Text, msg
 
 from .context import Context
 from .errors import Refused
@@ -337,11 +338,19 @@ async def manage(
     return Reply("\n".join([x for x in (said, head) if x] + listed), stamp=table.stamp)
 
 
+def against_robot(table: Table, side: Side) -> Text | None:
+    """Why no plan when ``side``'s opponent is an AI, however the plan is made (None: a
+    person): it answers at once, so no turn of its runs long enough to plan a reply to."""
+    if not is_robot(table.hosted.player(side.other)):
+        return None
+    return msg("The AI answers at once: there is no time to plan a reply against it.")
+
+
 def refuse_against_robot(table: Table, side: Side) -> None:
-    """Refused when ``side``'s opponent is an AI, however the plan is made: it answers at
-    once, so no turn of its runs long enough to plan a reply to."""
-    if is_robot(table.hosted.player(side.other)):
-        raise Refused(_("The AI answers at once: there is no time to plan a reply against it."))
+    """Refused when ``side``'s opponent is an AI (``against_robot``)."""
+    why = against_robot(table, side)
+    if why is not None:
+        raise Refused(word(why))
 
 
 def _cancelled(lines: list[Line], cancel: str) -> tuple[list[Line], str]:

@@ -375,6 +375,13 @@ class TournamentDesk(Desk[Flow]):
         rows = [(row, True) for row in _standing_rows(t, snapshot, names)]
         return Reply(clipped(head, rows), (Attachment("bracket.png", png),), private=False)
 
+    async def pairings(self, place: Place, name: str, tier: int | None = None) -> Reply:
+        """A tier's matches (the current one by default), with links to their threads."""
+        t = await self._tournament(place, name)
+        snapshot = await self._store.tournaments.snapshot(t.id)
+        names = await self.flow.names(snapshot)
+        return Reply(texts.tier_pairings(snapshot, names, tier or t.tier), private=False)
+
     async def tournaments(self, place: Place) -> Reply:
         """The server's tournaments of every format, in one public message: those open or
         running, then the newest over (``_every``), as many as fit, then how many more and

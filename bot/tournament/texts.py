@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.i18n import N_, _, ngettext, pgettext
+from bot.i18n import N_, _, ngettext, pgettext, slash
 from bot.service.phases import ABORTED, CANCELLED
 from bot.service.texts import escape
-from storage.competitions.tournaments import MatchRow, TournamentRow
+from storage.competitions.tournaments import CANCELLED as CALLED_OFF
+from storage.competitions.tournaments import REGISTERING, MatchRow, Snapshot, TournamentRow
 
-from .event_texts import away_words
+from .event_texts import away_words, clipped
 from .match import GameResult, Seat
-from .progress import GAME_POINTS, RECORD, TIE_BREAKER, Decision, MatchState
+from .progress import GAME_POINTS, RECORD, TIE_BREAKER, Decision, MatchState, tier_rows
 from .transition import PlayerRank
 
 HOW = {
@@ -164,13 +165,61 @@ def rank_line(name: str, rank: PlayerRank) -> str:
 
 
 def tier_opened(t: TournamentRow, tier: int, rows: list[MatchRow], names: Mapping[int, str]) -> str:
-    return _(
+    text = _(
         "**{name}**, tier {tier}: {pairs}. Each match is played in its own thread here, four "
         "games, each player Challenger twice.",
         name=escape(t.name),
         tier=tier,
         pairs="; ".join(versus(row, names) for row in rows),
     )
+    # the matches are posted before their threads are opened: the command links them
+    return (
+        text
+        + " "
+        + _(
+            "Anyone may follow a match: {command} links its thread.",
+            command=slash("tora tournament pairings"),
+        )
+    )
+
+
+def tier_pairings(snapshot: Snapshot, names: Mapping[int, str], tier: int) -> str:
+    """A tier's matches: each with its winner, or where it is played (a link to its
+    thread, or the tournament's channel where Discord opened none), or that its thread is
+    not open yet."""
+    t = snapshot.tournament
+    if t.tier == 0:
+        return not_paired(t)
+    rows = tier_rows(snapshot, tier)
+    if not rows:
+        return _("**{name}** has no tier {tier} paired.", name=escape(t.name), tier=tier)
+    lines = [
+        (f"{row.position}. {versus(row, names)}: {match_state(t, row, names)}", True)
+        for row in rows
+    ]
+    head = _("**{name}**, tier {tier}:", name=escape(t.name), tier=tier)
+    return clipped(head, lines)
+
+
+def match_state(t: TournamentRow, row: MatchRow, names: Mapping[int, str]) -> str:
+    if row.winner_id is not None:
+        return pgettext("a knockout match", "won by {player}", player=escape(names[row.winner_id]))
+    if t.status == CALLED_OFF:
+        return pgettext("a match", "called off")
+    if row.thread_id is None:  # (where Discord opens none, it is the channel's id)
+        return pgettext("a board's game", "opening")
+    return _("playing in <#{thread}>", thread=row.thread_id)
+
+
+def not_paired(t: TournamentRow) -> str:
+    """What ``pairings`` says of a knockout with no tier paired: before its start, or one
+    called off before it."""
+    if t.status == REGISTERING:
+        return _(
+            "**{name}** has not started yet: its first tier is paired when it starts.",
+            name=escape(t.name),
+        )
+    return _("**{name}** was called off before any tier was paired.", name=escape(t.name))
 
 
 def champion(t: TournamentRow, player: int, names: Mapping[int, str]) -> str:

@@ -522,7 +522,9 @@ function renderPlayer(state) {
     ...proposalItems(state.proposals || [], (kind, yes) => post("answer", { kind, yes })),
   );
   renderSetup(state);
-  const waiting = playing && !acting && !state.paused && !state.result;
+  // a pause stops the clocks, not the thinking: the waiting player may plan then, as the
+  // Discord panel lets them (the plan is played once the opponent's turn ends, after it)
+  const waiting = playing && !acting && !state.result;
   renderPlan(state, waiting);
 }
 

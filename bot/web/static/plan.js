@@ -43,10 +43,16 @@ async function addAction() {
   else $("plan-action").focus();
 }
 
-/** Show the plan mode while the opponent is to act (a new turn: the draft shown is stale). */
+/** Show the plan mode while the opponent is to act (a new turn: the draft shown is stale),
+ * unless the state says why no plan can be made then (`unplannable`: the opponent's decision
+ * in the player's turn, TI15, or an AI opponent): that is shown in its place. */
 export function renderPlan(state, waiting) {
-  $("plan").hidden = !waiting;
-  if (!waiting) {
+  const why = waiting ? state.unplannable || "" : "";
+  $("plan-why").textContent = why;
+  $("plan-why").hidden = !why;
+  const open = waiting && !why;
+  $("plan").hidden = !open;
+  if (!open) {
     $("plan").open = false;
     shownFor = null;
     return;
