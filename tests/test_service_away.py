@@ -472,6 +472,22 @@ async def test_an_automatic_day_stops_the_other_matches_clocks_after_a_long_outa
     assert not any("deadline" in text for text in told), told
 
 
+async def test_an_automatic_day_given_late_keeps_the_other_matches_time_left(h: Harness) -> None:
+    """Regression: the bot was down over ann's deadline (START + 10 h) and came back two
+    hours later: her automatic day began at that deadline, but her other match was moved
+    as if her clock there had run until the restart, so she came back to 8 h left there
+    instead of the 10 h she had when the day began."""
+    await auto_away_here(h)
+    await started(h)
+    there = await ann_s_second_match(h)
+    await h.close()
+    h.clock.advance(12 * HOUR)  # down from before her deadline until two hours after it
+    await h.open()
+    await h.settle()
+    hosted = await h.running.records.live_in_channel(there.channel_id)
+    assert hosted is not None and hosted.due_at == START + 44 * HOUR  # 10 h left after it
+
+
 async def test_two_processes_that_find_an_unmoved_automatic_day_move_the_other_match_once(
     h: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
