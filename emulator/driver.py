@@ -121,8 +121,9 @@ class Emulator:
 
     @property
     def malformed(self) -> list[str]:
-        """The requests Discord would refuse as written (400 50035, Invalid Form Body): a
-        post past its limits, a component it does not take... ("METHOD path: errors")."""
+        """The requests Discord would refuse as written (``rest.AS_WRITTEN``): a post past
+        its limits, a component it does not take, a message of nothing, an upload too
+        large... ("METHOD path: errors")."""
         return self.api.malformed
 
     async def wait_ready(self, timeout: float = 10.0, sessions: int = 1) -> None:

@@ -16,7 +16,9 @@ from . import payloads
 from .activities import Activities
 from .commands import Commands
 from .errors import (
+    EMPTY_MESSAGE,
     INVALID_FORM_BODY,
+    TOO_LARGE,
     UNKNOWN_APPLICATION,
     UNKNOWN_MEMBER,
     ApiError,
@@ -32,6 +34,9 @@ API_PATH = re.compile(r"^/api/v\d+(/.*)$")
 MAJOR_PARAMETERS = ("channel_id", "guild_id", "application_id", "interaction_id", "token")
 UNAUTHENTICATED = ("/interactions/", "/webhooks/", "/oauth2/token")
 BEARER_PATHS = ("/users/@me",)  # what an OAuth2 access token may read instead of the bot
+# the refusals of a request as it is written, which the bot's delivery drops for good: past
+# a limit (400 50035), a message with nothing in it (400 50006), an upload too large (413)
+AS_WRITTEN = (INVALID_FORM_BODY, EMPTY_MESSAGE, TOO_LARGE)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -55,7 +60,7 @@ class Api:
     callback_deadline: float = 3.0
     token_lifetime: float = 900.0
     log: list[RequestRecord] = field(default_factory=list)
-    # "METHOD path: errors" of each request refused as written (400 50035, Invalid Form Body)
+    # "METHOD path: errors" of each request refused as written (``AS_WRITTEN``)
     malformed: list[str] = field(default_factory=list)
     tokens: dict[str, Interaction] = field(default_factory=dict)
     activities: Activities = field(default_factory=Activities)
@@ -112,8 +117,9 @@ async def _answer(
     try:
         response = await handler(request)
     except ApiError as error:
-        if error.code == INVALID_FORM_BODY:
-            api.malformed.append(f"{request.method} {path}: {json.dumps(error.errors)}")
+        if error.code in AS_WRITTEN:
+            detail = json.dumps(error.errors) if error.errors else error.message
+            api.malformed.append(f"{request.method} {path}: {detail}")
         response = json_response(error.body(), status=error.status)
     except web.HTTPException as error:
         body = {"message": f"{error.status}: {error.reason}", "code": 0}

@@ -444,6 +444,50 @@ async def test_an_automatic_day_still_stops_the_other_matches_clocks_after_a_cra
     assert "ann (Challenger) is away from" in told
 
 
+async def test_an_automatic_day_stops_the_other_matches_clocks_after_a_long_outage(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: the process that gave ann an automatic day died before moving her other
+    match, and came back after that match's old deadline (START + 20 h, within her day):
+    the restart fired that deadline before it moved the match by the day, so ann's turn
+    there was missed in the middle of her away day."""
+    await auto_away_here(h)
+    await started(h)
+    there = await ann_s_second_match(h)
+
+    async def dies_first(service: object) -> None:
+        """The process dies once the day is saved, before the other matches move."""
+
+    monkeypatch.setattr(MatchService, "_days_given", dies_first)
+    await h.advance(10 * HOUR)  # the first deadline: an automatic day, to START + 34 h
+    monkeypatch.undo()
+    await h.close()
+    h.clock.advance(11 * HOUR)  # the bot down past the old deadline there
+    await h.open()
+    await h.settle()
+    hosted = await h.running.records.live_in_channel(there.channel_id)
+    assert hosted is not None and hosted.missed == (0, 0), hosted
+    assert hosted.due_at is not None and hosted.due_at >= START + 34 * HOUR  # not within it
+    told = h.delivery.texts(there.channel_id)
+    assert not any("deadline" in text for text in told), told
+
+
+async def test_an_automatic_day_given_late_keeps_the_other_matches_time_left(h: Harness) -> None:
+    """Regression: the bot was down over ann's deadline (START + 10 h) and came back two
+    hours later: her automatic day began at that deadline, but her other match was moved
+    as if her clock there had run until the restart, so she came back to 8 h left there
+    instead of the 10 h she had when the day began."""
+    await auto_away_here(h)
+    await started(h)
+    there = await ann_s_second_match(h)
+    await h.close()
+    h.clock.advance(12 * HOUR)  # down from before her deadline until two hours after it
+    await h.open()
+    await h.settle()
+    hosted = await h.running.records.live_in_channel(there.channel_id)
+    assert hosted is not None and hosted.due_at == START + 44 * HOUR  # 10 h left after it
+
+
 async def test_two_processes_that_find_an_unmoved_automatic_day_move_the_other_match_once(
     h: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:

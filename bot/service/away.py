@@ -58,6 +58,12 @@ class Change:
             kept.append(replace(self.away, ends_at=self.ends_at))
         return kept
 
+    def since(self, now: float) -> float:
+        """From when the change moves the player's clocks: now, but for an automatic day
+        moved late (the bot down over the deadline that gave it, a crash or a failed move
+        before its other matches were moved) its start: their clocks stood still from then."""
+        return min(now, self.away.starts_at) if self.stored else now
+
     async def save(
         self, store: Store, moved: Sequence[tuple[Hosted, Sequence[Post]]]
     ) -> list[Hosted] | None:
@@ -227,7 +233,8 @@ class Absences(Host):
         language = await ctx.server_language(guild_id)
         async with contextlib.AsyncExitStack() as held:
             tables = await self._held(guild_id, user_id, held)
-            read = await ctx.store.aways(guild_id, [user_id], ctx.now())
+            since = change.since(ctx.now())
+            read = await ctx.store.aways(guild_id, [user_id], since)
             before, after = change.before(read), change.applied(read)
             moved: list[tuple[Table, Hosted, Mail]] = []
             runs_on = 0
@@ -237,7 +244,7 @@ class Absences(Host):
                     runs_on += 1  # (a match without away days: its clock runs on, untold)
                 if side is None or not table.terms.away_days or table.hosted.id == besides:
                     continue
-                changed = await self._moved(table, user_id, before, after)
+                changed = await self._moved(table, user_id, before, after, since)
                 mail = Mail(table.channel_id)
                 other = changed.player(side.other)
                 with speaking(language):
@@ -269,43 +276,52 @@ class Absences(Host):
         return tables
 
     async def _moved(
-        self, table: Table, user_id: int, before: Sequence[Away], after: Sequence[Away]
+        self,
+        table: Table,
+        user_id: int,
+        before: Sequence[Away],
+        after: Sequence[Away],
+        since: float,
     ) -> Hosted:
         """The match with the running turn of ``user_id`` (if it is theirs) given its new
-        deadline: what was left of it, run outside their stops with ``before``, their
-        times away before the change, now runs outside their stops with ``after``. A setup
-        is moved likewise (``_moved_setup``)."""
+        deadline: what was left of it at ``since`` (``Change.since``), run outside their
+        stops with ``before``, their times away before the change, now runs outside their
+        stops with ``after``. A setup is moved likewise (``_moved_setup``)."""
         hosted = table.hosted
         if hosted.phase == SETUP:
-            return await self._moved_setup(table, user_id, before, after)
+            return await self._moved_setup(table, user_id, before, after, since)
         if not _their_turn(table, user_id):
             return hosted
         ctx, side = self._ctx, table.game.side
-        now = ctx.now()
-        was = await stops_by_side(ctx.store, table.terms, hosted, (side,), now, before)
-        left = running_between(now, hosted.due_at or now, was[side])
-        stops = await stops_by_side(ctx.store, table.terms, hosted, (side,), now, after)
-        moved = replace(hosted, due_at=run_until(now, left, stops[side]))
-        remind = await ctx.next_reminder(table.terms, moved, side, now)
+        was = await stops_by_side(ctx.store, table.terms, hosted, (side,), since, before)
+        left = running_between(since, hosted.due_at or since, was[side])
+        stops = await stops_by_side(ctx.store, table.terms, hosted, (side,), since, after)
+        moved = replace(hosted, due_at=run_until(since, left, stops[side]))
+        remind = await ctx.next_reminder(table.terms, moved, side, ctx.now())
         return replace(moved, remind_at=remind)
 
     async def _moved_setup(
-        self, table: Table, user_id: int, before: Sequence[Away], after: Sequence[Away]
+        self,
+        table: Table,
+        user_id: int,
+        before: Sequence[Away],
+        after: Sequence[Away],
+        since: float,
     ) -> Hosted:
         """The setup's deadline and reminder anew, by the rule that set them
         (``Context.setup_clock``: its time runs while neither player's clock stands still):
-        what was left of each, with ``user_id``'s times away ``before``, now runs with
-        ``after``; so a setup under way when they take days away agrees with one begun
+        what was left of each at ``since``, with ``user_id``'s times away ``before``, now
+        runs with ``after``; so a setup under way when they take days away agrees with one begun
         during them."""
         hosted, ctx = table.hosted, self._ctx
-        side, now = hosted.side_of(user_id), ctx.now()
+        side = hosted.side_of(user_id)
         if side is None or hosted.due_at is None:
             return hosted
-        was = await ctx.setup_stops(table.terms, hosted, now, (side, before))
-        stops = await ctx.setup_stops(table.terms, hosted, now, (side, after))
+        was = await ctx.setup_stops(table.terms, hosted, since, (side, before))
+        stops = await ctx.setup_stops(table.terms, hosted, since, (side, after))
 
         def moved(at: float | None) -> float | None:
-            return None if at is None else run_until(now, running_between(now, at, was), stops)
+            return None if at is None else run_until(since, running_between(since, at, was), stops)
 
         return replace(hosted, due_at=moved(hosted.due_at), remind_at=moved(hosted.remind_at))
 

@@ -129,6 +129,9 @@ class Host:
                 self._changed()
         if not clocks:
             return
+        # a day given before a start, or whose moving failed, moves the player's other
+        # matches before their deadlines fire: one may have come in the middle of the day
+        await self._days_given()
         for hosted in await hosting.claim_due(now, self._ctx.settings.claim_seconds):
             async with self._lock(hosted.channel_id):
                 try:
@@ -156,7 +159,6 @@ class Host:
                     await hosting.let_go(hosted.id)
             await self._days_given()
             await self._announce_endings()
-        await self._days_given()  # one given before a start, or whose moving failed
 
     async def _fire(self, table: Table, now: float) -> None:
         hosted, ctx = table.hosted, self._ctx
