@@ -319,7 +319,8 @@ async def test_a_pairing_with_the_ai_not_open_yet_counts_in_the_player_s_own_cap
     """Regression: ann's ladder pairing with the AI whose match could not be opened yet
     (kept for the next tick) was not counted among her matches against the AI, so a
     challenge to the AI passed her cap of one, and the next tick opened the pairing's
-    match too: two."""
+    match too: two. Counted, the refusal told her to finish or resign a match she did not
+    have yet."""
     h = Harness(db, settings=Settings(burst=1000, every=0.001, ai_processes=0, ai_matches=1))
     await h.open()
     try:
@@ -335,8 +336,14 @@ async def test_a_pairing_with_the_ai_not_open_yet_counts_in_the_player_s_own_cap
         monkeypatch.setattr(h.threads, "open_thread", away)
         assert (await runner.tick()).opened == []  # paired with the AI, her match not open
         monkeypatch.setattr(h.threads, "open_thread", open_thread)
-        with pytest.raises(Refused, match="You already play 1 match against the AI"):
+        with pytest.raises(Refused) as refused:
             await h.service.challenge_ai(Place(GUILD, 200), ANN, "easy", Terms(game="torishogi"))
+        # she has no match to finish or resign yet: she is told what counts, and to wait
+        assert str(refused.value) == (
+            "You already have 1 match against the AI, the most one player may have at once, "
+            "counting your ladder pairing with the AI whose match has yet to open: once it "
+            "is open, finish or resign one first."
+        )
         await runner.tick()
         assert len(await h.service.matches_of(ANN.id)) == 1
     finally:

@@ -303,6 +303,28 @@ class Robots:
 
 
 # ---- challenging the AI, and hints ----------------------------------------------------------
+def _at_own_cap(most: int, pending: int) -> str:
+    """The refusal of a player who has ``most`` matches against the AI, ``pending`` of them
+    ladder pairings whose match has yet to open (nothing to finish or resign there yet)."""
+    if pending:
+        return ngettext(
+            "You already have {n} match against the AI, the most one player may have at once, "
+            "counting your ladder pairing with the AI whose match has yet to open: once it is "
+            "open, finish or resign one first.",
+            "You already have {n} matches against the AI, the most one player may have at "
+            "once, counting your ladder pairing with the AI whose match has yet to open: once "
+            "it is open, finish or resign one first.",
+            most,
+        )
+    return ngettext(
+        "You already play {n} match against the AI, the most one player may have at once. "
+        "Finish or resign one of them first.",
+        "You already play {n} matches against the AI, the most one player may have at once. "
+        "Finish or resign one of them first.",
+        most,
+    )
+
+
 async def check_challenge(
     ctx: Context, level: str, user_id: int, live: list[Hosted], guild_id: int
 ) -> User:
@@ -314,16 +336,9 @@ async def check_challenge(
     unopened = await _unopened_with_ai(ctx.store)
     against = [hosted for hosted in live if robot_sides(hosted)]
     most = ctx.settings.ai_matches
-    if len(against) + sum(user_id in players for _guild, *players in unopened) >= most:
-        raise Refused(
-            ngettext(
-                "You already play {n} match against the AI, the most one player may have at "
-                "once. Finish or resign one of them first.",
-                "You already play {n} matches against the AI, the most one player may have at "
-                "once. Finish or resign one of them first.",
-                most,
-            )
-        )
+    pending = sum(user_id in players for _guild, *players in unopened)
+    if len(against) + pending >= most:
+        raise Refused(_at_own_cap(most, pending))
     cap = await guild_ai_cap(ctx.store, ctx.settings, guild_id)
     if cap == 0:
         raise Refused(_("This server's admins have turned matches against the AI off here."))
