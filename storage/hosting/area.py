@@ -234,6 +234,10 @@ class Hosting:
         started)."""
         return await self._read(lambda db: hosting.latest_in_channel(db, channel_id, with_game))
 
+    async def any_in_guild(self, guild_id: int) -> bool:
+        """Whether the guild ever hosted a match (a challenge at least), live or ended."""
+        return await self._read(lambda db: hosting.any_in_guild(db, guild_id))
+
     async def in_phase(self, guild_id: int, phase: str, issuer_id: int) -> tuple[int, int]:
         """How many of the guild's hosted matches are in ``phase`` (the service's word):
         ``issuer_id``'s, and everyone's."""
