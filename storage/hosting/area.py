@@ -192,6 +192,12 @@ class Hosting:
             lambda conn: claims.claim_due(conn, owner, now, now + seconds)
         )
 
+    async def renew_claims(self, ids: list[int], now: float, seconds: float) -> set[int]:
+        """Of the clocks ``ids`` claimed by ``claim_due``, those this process still holds,
+        claimed on for ``seconds`` from ``now``."""
+        owner = self._owner
+        return await self._writer.run(lambda conn: claims.renew(conn, ids, owner, now + seconds))
+
     async def let_go(self, hosted_id: int, until: float | None = None) -> None:
         """Give a claimed clock back, or hold it off everyone until ``until``."""
         owner = self._owner
