@@ -520,6 +520,20 @@ async def test_a_board_record_or_replay_in_a_threaded_server_without_a_match_say
         assert str(refused.value) == none_yet
 
 
+async def test_a_board_in_a_server_without_any_match_says_how_to_start_one(
+    act: Actions, h: Harness
+) -> None:
+    """In a server where no match was ever played, carl's `/tora board` said "Give a
+    match's number (`/tora games` lists yours)": there was none to give, nor any of his to
+    list. It says there is no match in this server yet, and how to start one."""
+    lookups = Lookups(act, LadderDesk(h.service, h.store, RecordingThreads()))
+    with pytest.raises(Unusable) as refused:
+        await lookups.board(here(CARL), None)
+    assert str(refused.value) == (
+        "No match has been played in this server yet: challenge someone with `/tora challenge`."
+    )
+
+
 async def test_the_channels_pointer_to_a_threaded_match_names_the_match(
     act: Actions, h: Harness
 ) -> None:
@@ -762,7 +776,7 @@ async def test_a_cancelled_matchs_replay_is_not_refused_as_if_the_match_were_sti
 
 async def test_records_settings_and_admin_checks(act: Actions, h: Harness) -> None:
     lookups = Lookups(act, LadderDesk(h.service, h.store, RecordingThreads()))
-    with pytest.raises(Unusable, match="No match has been played here yet"):
+    with pytest.raises(Unusable, match="No match has been played in this server yet"):
         await lookups.record(here(ANN), None, None)
     await start_short(act, h)
     mine = await lookups.record(here(ANN), None, None)

@@ -112,30 +112,24 @@ class Lookups:
             if theirs.match_id is not None:
                 return theirs.match_id
         guild = caller.guild_id
-        if guild is not None and caller.text_channel and (await self.records.guild(guild)).threads:
-            raise Unusable(await self._none_in_threads(guild))
+        if guild is not None:
+            threads = caller.text_channel and (await self.records.guild(guild)).threads
+            if not await self.records.any_in_guild(guild):
+                raise Unusable(_none_yet(threads))
+            if threads:  # nothing is played in the channel itself, but in its threads
+                raise Unusable(
+                    _(
+                        "No match is played in this channel itself: here each match has a "
+                        "thread of its own, which the channel's posts link. Give the command "
+                        "in its thread, or give a match's number."
+                    )
+                )
         raise Unusable(
             _(
                 "No match has been played here yet, and you have played none. Give a match's "
                 "number ({command} lists yours).",
                 command=slash("tora games"),
             )
-        )
-
-    async def _none_in_threads(self, guild_id: int) -> str:
-        """Why a command without a number finds no match in a channel of a server that gives
-        each match a thread: it is played in its thread, or (no match in the server at all)
-        there is no thread nor post to point to yet."""
-        if not await self.records.any_in_guild(guild_id):
-            return _(
-                "No match has been played in this server yet: challenge someone with "
-                "{command}, and the match gets a thread of its own.",
-                command=slash("tora challenge"),
-            )
-        return _(
-            "No match is played in this channel itself: here each match has a thread of its "
-            "own, which the channel's posts link. Give the command in its thread, or give a "
-            "match's number."
         )
 
     async def board(self, caller: Caller, match: str | None) -> Answer:
@@ -575,4 +569,20 @@ def _not_begun(number: int, hosted: Hosted) -> str:
         )
     return _(
         "Match {number}'s game never began, so it has no record, board or replay.", number=number
+    )
+
+
+def _none_yet(threads: bool) -> str:
+    """A command without a number in a server that never had a match (nor had the caller,
+    anywhere): no match number to give, no thread to point to, but how to start one."""
+    command = slash("tora challenge")
+    if threads:
+        return _(
+            "No match has been played in this server yet: challenge someone with {command}, "
+            "and the match gets a thread of its own.",
+            command=command,
+        )
+    return _(
+        "No match has been played in this server yet: challenge someone with {command}.",
+        command=command,
     )
