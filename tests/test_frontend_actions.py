@@ -497,6 +497,43 @@ async def test_a_spectators_board_in_a_channel_of_threaded_matches_points_to_the
         await lookups.board(here(CARL), None)
 
 
+async def test_a_board_record_or_replay_in_a_threaded_server_without_a_match_says_none_yet(
+    act: Actions, h: Harness
+) -> None:
+    """With threads on and no match ever played or challenged in the server, carl's
+    `/tora board`, `/tora record` and `/tora replay` in the channel said "each match has a
+    thread of its own, which the channel's posts link": there was no such thread nor post.
+    Each now says there is no match in this server yet, and how to start one."""
+    await save_guild(h.store, GUILD, GuildSettings(threads=True))
+    lookups = Lookups(act, LadderDesk(h.service, h.store, RecordingThreads()))
+    none_yet = (
+        "No match has been played in this server yet: challenge someone with "
+        "`/tora challenge`, and the match gets a thread of its own."
+    )
+    for asked in (
+        lookups.board(here(CARL), None),
+        lookups.record(here(CARL), None, None),
+        lookups.replay(here(CARL), None, None),
+    ):
+        with pytest.raises(Unusable) as refused:
+            await asked
+        assert str(refused.value) == none_yet
+
+
+async def test_a_board_in_a_server_without_any_match_says_how_to_start_one(
+    act: Actions, h: Harness
+) -> None:
+    """In a server where no match was ever played, carl's `/tora board` said "Give a
+    match's number (`/tora games` lists yours)": there was none to give, nor any of his to
+    list. It says there is no match in this server yet, and how to start one."""
+    lookups = Lookups(act, LadderDesk(h.service, h.store, RecordingThreads()))
+    with pytest.raises(Unusable) as refused:
+        await lookups.board(here(CARL), None)
+    assert str(refused.value) == (
+        "No match has been played in this server yet: challenge someone with `/tora challenge`."
+    )
+
+
 async def test_the_channels_pointer_to_a_threaded_match_names_the_match(
     act: Actions, h: Harness
 ) -> None:
@@ -739,7 +776,7 @@ async def test_a_cancelled_matchs_replay_is_not_refused_as_if_the_match_were_sti
 
 async def test_records_settings_and_admin_checks(act: Actions, h: Harness) -> None:
     lookups = Lookups(act, LadderDesk(h.service, h.store, RecordingThreads()))
-    with pytest.raises(Unusable, match="No match has been played here yet"):
+    with pytest.raises(Unusable, match="No match has been played in this server yet"):
         await lookups.record(here(ANN), None, None)
     await start_short(act, h)
     mine = await lookups.record(here(ANN), None, None)

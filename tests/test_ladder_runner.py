@@ -7,6 +7,8 @@ yet (a crash in between); and the AI taking on whoever waited as long as the ser
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Iterable
 
 import pytest
 from ladder_fixtures import GUILD, desk_of, finished, play_out, runner_of
@@ -424,3 +426,37 @@ async def test_a_queue_entry_stale_after_downtime_is_not_paired_with_the_ai_eith
     tick = await runner.tick()
     assert tick.opened == []
     assert [e.player_id for e in tick.expired] == [ANN.id]
+
+
+async def test_the_ai_plays_only_whoever_waited_when_their_locks_were_taken(h: Harness) -> None:
+    """The AI fill took the locks of who had waited an hour (ann), then read the queue again
+    to pair: bob, whose hour came while the locks were being taken, was paired with the AI
+    too, without his lock (a challenge of his to the AI, meanwhile, could pass his cap).
+    Only the players locked are paired; bob is paired by a later tick, under his own."""
+    await save_guild(h.store, GUILD, GuildSettings(ai_fill_after=HOUR))
+    runner = runner_of(h)
+    await desk_of(h).join_queue(HERE, ANN, "torishogi")
+    h.clock.advance(60)
+    await h.store.save_player(BOB.id, BOB.name)  # queued apart from ann (another process)
+    await h.store.ladders.transact(
+        lambda tx: tx.enqueue(GUILD, "torishogi", BOB.id, HERE.channel_id), h.clock.now()
+    )
+    h.clock.advance(HOUR - 60)  # ann has waited her hour, bob a minute short of his
+    locked: list[int] = []
+    caps = h.service.ai_caps
+
+    @contextlib.asynccontextmanager
+    async def slow(guild_id: int, user_ids: Iterable[int]) -> AsyncIterator[None]:
+        locked.extend(user_ids)
+        async with caps(guild_id, user_ids):
+            h.clock.advance(120)  # the locks were held elsewhere a while
+            yield
+
+    h.service.ai_caps = slow  # type: ignore[method-assign]
+    opened = await runner._fill(GUILD, "torishogi")
+    assert locked == [ANN.id]
+    assert [{o.challenger.name, o.opposition.name} for o in opened] == [{"ann", "AI (normal)"}]
+    assert [e.player_id for e in await h.store.ladders.queue(GUILD, "torishogi")] == [BOB.id]
+    later = await runner._fill(GUILD, "torishogi")
+    assert locked == [ANN.id, BOB.id]
+    assert [{o.challenger.name, o.opposition.name} for o in later] == [{"bob", "AI (normal)"}]

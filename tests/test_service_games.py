@@ -294,3 +294,16 @@ async def test_ti15_an_unanswered_monkey_question_means_none_not_a_forfeit(h: Ha
     posted = h.delivery.texts(HERE.channel_id)[-1]
     assert "forfeits" not in posted, posted
     assert "bob (Opposition) to act: a move" in posted, posted
+
+
+async def test_setup_mid_torishogi_says_the_match_has_none(h: Harness) -> None:
+    """ann typed `/tora setup` in a ToriShogi match, which began with no setup at all: she
+    was told "The game has begun, so the setup can no longer change", as if there had been
+    one. Now she is told the match has no setup, and where to see the board."""
+    await started(h)
+    with pytest.raises(Refused) as late:
+        await h.service.setup(HERE, ANN, {"spirit": "Monkey"})
+    assert str(late.value) == (
+        "This match of ToriShogi has no setup: nothing is chosen before its first turn, and "
+        "`/tora board` shows the board."
+    )

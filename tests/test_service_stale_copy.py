@@ -5,13 +5,14 @@ current copy it reads no stored versions first (its write checks them)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from test_service_delivery import play_a_turn
 
-from bot.service import DatabaseUnavailable, NotAllowed, Place, Refused, Settings, User
+from bot.service import DatabaseUnavailable, NotAllowed, Place, Refused, Settings, Terms, User
 from bot.service.clock import ManualClock
 from bot.service.testing import Harness
 from storage import Config
@@ -138,3 +139,42 @@ async def test_a_save_whose_answer_was_lost_is_not_played_again(
         writer.run = run  # type: ignore[method-assign]
     board = (await service.board(HERE, BOB)).text
     assert f"1. {action}" in board and "2. " not in board
+
+
+async def test_a_batch_of_clocks_outlasting_its_claims_is_not_fired_again_elsewhere(
+    db: Config, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The first process claimed two lapsed challenges (for 30 s) and spent 35 s on the
+    first (the long board's turn ends take time): the second's claim ran out, so the second
+    process claimed it and fired it too; the first's own firing then failed on the stored
+    versions, logged as an ERROR and held off for 300 s. The first now renews the claims of
+    what is left of its batch as it goes: the second finds nothing to fire, nothing fails."""
+    clock = ManualClock()
+    first, second = (Harness(db, settings=SHARED, clock=clock) for _ in range(2))
+    await first.open()
+    await second.open()
+    try:
+        for channel in (100, 101):
+            await first.running.challenge(Place(1, channel), ANN, BOB, Terms())
+        clock.advance(30 * 86400.0)  # both challenges lapsed
+        fire = first.running._fire
+        seen: list[int] = []
+
+        async def slow(table: Any, now: float) -> None:
+            seen.append(table.hosted.channel_id)
+            if len(seen) == 1:
+                clock.advance(35.0)  # longer than the claim
+            else:  # the other process looks, as it does every second
+                await second.running.run_due()
+            await fire(table, now)
+
+        first.running._fire = slow  # type: ignore[method-assign]
+        with caplog.at_level(logging.ERROR):
+            await first.running.run_due()
+        assert seen == [100, 101]
+        assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+        for channel in (100, 101):
+            assert await first.running.records.live_in_channel(channel) is None
+    finally:
+        await second.close()
+        await first.close()

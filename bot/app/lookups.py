@@ -112,15 +112,18 @@ class Lookups:
             if theirs.match_id is not None:
                 return theirs.match_id
         guild = caller.guild_id
-        if guild is not None and caller.text_channel and (await self.records.guild(guild)).threads:
-            # nothing is played in the channel itself, but maybe in its threads
-            raise Unusable(
-                _(
-                    "No match is played in this channel itself: here each match has a thread "
-                    "of its own, which the channel's posts link. Give the command in its "
-                    "thread, or give a match's number."
+        if guild is not None:
+            threads = caller.text_channel and (await self.records.guild(guild)).threads
+            if not await self.records.any_in_guild(guild):
+                raise Unusable(_none_yet(threads))
+            if threads:  # nothing is played in the channel itself, but in its threads
+                raise Unusable(
+                    _(
+                        "No match is played in this channel itself: here each match has a "
+                        "thread of its own, which the channel's posts link. Give the command "
+                        "in its thread, or give a match's number."
+                    )
                 )
-            )
         raise Unusable(
             _(
                 "No match has been played here yet, and you have played none. Give a match's "
@@ -566,4 +569,20 @@ def _not_begun(number: int, hosted: Hosted) -> str:
         )
     return _(
         "Match {number}'s game never began, so it has no record, board or replay.", number=number
+    )
+
+
+def _none_yet(threads: bool) -> str:
+    """A command without a number in a server that never had a match (nor had the caller,
+    anywhere): no match number to give, no thread to point to, but how to start one."""
+    command = slash("tora challenge")
+    if threads:
+        return _(
+            "No match has been played in this server yet: challenge someone with {command}, "
+            "and the match gets a thread of its own.",
+            command=command,
+        )
+    return _(
+        "No match has been played in this server yet: challenge someone with {command}.",
+        command=command,
     )

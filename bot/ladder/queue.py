@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 
 from bot.i18n import _, option
@@ -154,15 +154,16 @@ def ai_pairs(
     guild_id: int,
     board: str,
     wait: float,
+    among: Collection[int],
     most: int,
     away: frozenset[int] = frozenset(),
     grace: float = 0.0,
 ) -> list[Pairing]:
-    """Pair everyone who has waited ``wait`` seconds or more with an AI player (the longest
-    waiting ``most`` of them, but those ``away``, playing a rated match on ``board`` or
-    past ``EXPIRE_AFTER`` and ``grace``), and take them off the queue."""
+    """Pair everyone of ``among`` who has waited ``wait`` seconds or more with an AI player
+    (the longest waiting ``most`` of them, but those ``away``, playing a rated match on
+    ``board`` or past ``EXPIRE_AFTER`` and ``grace``), and take them off the queue."""
     ready = _unpaired(tx, guild_id, board, away, grace)
-    waited = [e for e in ready if tx.now - e.joined_at >= wait]
+    waited = [e for e in ready if e.player_id in among and tx.now - e.joined_at >= wait]
     entries = sorted(waited, key=lambda entry: entry.joined_at)[:most]
     if not entries:
         return []
@@ -286,19 +287,20 @@ class Matchmaking:
         guild_id: int,
         board: str,
         wait: float,
+        among: Collection[int],
         most: int = 1_000_000,
         full: Callable[[], Awaitable[frozenset[int]]] | None = None,
     ) -> list[Pairing]:
-        """Pairs of everyone who waited ``wait`` seconds or more with an AI player, at most
-        ``most`` (the server's room for matches against the AI; the AI players are saved,
-        a write each, only when someone has waited that long), but those ``full()`` names:
-        who already have as many matches against the AI as one may have (they wait for a
-        person; asked only when someone has waited that long, as it reads every live
-        match)."""
+        """Pairs of everyone of ``among`` who waited ``wait`` seconds or more with an AI
+        player, at most ``most`` (the server's room for matches against the AI; the AI
+        players are saved, a write each, only when someone may be paired), but those
+        ``full()`` names: who already have as many matches against the AI as one may have
+        (they wait for a person; asked only when someone may be paired, as it reads every
+        live match). ``among``: the players whose caps the caller holds the locks of
+        (``MatchService.ai_caps``); another whose wait ends meanwhile waits for a tick that
+        takes theirs."""
         check_board(board)
-        now = self._clock()
-        waiting = await self.waiting(guild_id, board)
-        if most <= 0 or all(now - entry.joined_at < wait for entry in waiting):
+        if most <= 0 or not among:
             return []
         for level in AI_PREFERENCE:
             player = robot(level)
@@ -309,7 +311,7 @@ class Matchmaking:
         owner = claimant(self._store)
         return await self._store.ladders.transact(
             lambda tx: claimed(
-                tx, ai_pairs(tx, guild_id, board, wait, most, away, self._grace), owner
+                tx, ai_pairs(tx, guild_id, board, wait, among, most, away, self._grace), owner
             ),
             self._clock(),
         )

@@ -152,7 +152,7 @@ class LadderRunner:
             room = await ai_room(self._store, self._settings, guild_id)  # the server's cap
             full = partial(at_ai_cap, self._store, self._settings)  # each player's
             return await self._open(
-                await self._queue.pair_with_ai(guild_id, board, wait, room, full)
+                await self._queue.pair_with_ai(guild_id, board, wait, waited, room, full)
             )
 
     async def _open(self, pairings: list[Pairing]) -> list[Opened]:

@@ -132,7 +132,7 @@ class Host:
         # a day given before a start, or whose moving failed, moves the player's other
         # matches before their deadlines fire: one may have come in the middle of the day
         await self._days_given()
-        for hosted in await hosting.claim_due(now, self._ctx.settings.claim_seconds):
+        async for hosted in self._claimed(now):
             async with self._lock(hosted.channel_id):
                 try:
                     table = await self._table(hosted.channel_id)
@@ -159,6 +159,25 @@ class Host:
                     await hosting.let_go(hosted.id)
             await self._days_given()
             await self._announce_endings()
+
+    async def _claimed(self, now: float) -> AsyncIterator[Hosted]:
+        """The clocks due by ``now`` that no other process holds, claimed (``claim_due``),
+        one by one, each while this process still holds it: the claims of those not fired
+        yet are renewed every third of their length, as a lease is (``Sharing.holding``). A
+        long batch (the long board's turn ends) would otherwise outlast them, and another
+        process fire the same clock: one of the two would fail on the stored versions, and
+        its clock wait for the retry."""
+        hosting, seconds = self._ctx.store.hosting, self._ctx.settings.claim_seconds
+        claimed = await hosting.claim_due(now, seconds)
+        renewed = now
+        held = {hosted.id for hosted in claimed}
+        for index, hosted in enumerate(claimed):
+            at = self._ctx.now()
+            if at - renewed >= seconds / 3:
+                renewed = at
+                held = await hosting.renew_claims([h.id for h in claimed[index:]], at, seconds)
+            if hosted.id in held:
+                yield hosted
 
     async def _fire(self, table: Table, now: float) -> None:
         hosted, ctx = table.hosted, self._ctx

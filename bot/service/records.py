@@ -51,6 +51,10 @@ class Records:
         started)."""
         return await self._store.hosting.latest_in_channel(channel_id, with_game=with_game)
 
+    async def any_in_guild(self, guild_id: int) -> bool:
+        """Whether the server ever hosted a match (a challenge at least), live or ended."""
+        return await self._store.hosting.any_in_guild(guild_id)
+
     async def hosted(self, hosted_id: int) -> Hosted | None:
         """A hosted match by its number, live or ended (None: there is none)."""
         try:

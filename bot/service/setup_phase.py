@@ -75,13 +75,7 @@ async def choose(ctx: Context, table: Table, user: User, given: Mapping[str, str
     hosted = table.hosted
     side = player_side(table, user)
     if hosted.phase == PLAYING:
-        raise Refused(
-            _(
-                "The game has begun, so the setup can no longer change: {command} shows your "
-                "own board.",
-                command=ctx.cmd("board", localized=True),
-            )
-        )
+        raise Refused(_settled(ctx, table.terms))
     before = await ctx.store.hosting.private_setup_choice(hosted.id, side) or SetupChoice()
     if not given:
         raise Refused(_unanswered(ctx, table, side, before))
@@ -112,6 +106,23 @@ async def choose(ctx: Context, table: Table, user: User, given: Mapping[str, str
             )
     await ctx.update(table, changed, mail, choice=(side, choice))
     return Reply(note + _summary(table.terms, choice, side.letter in ready, table, side))
+
+
+def _settled(ctx: Context, terms: Terms) -> str:
+    """Why a setup answer comes too late: the setup is over, or the match never had one
+    (ToriShogi), which "the setup can no longer change" would deny."""
+    command = ctx.cmd("board", localized=True)
+    if not asks_setup(terms):
+        return _(
+            "This match of {game} has no setup: nothing is chosen before its first turn, and "
+            "{command} shows the board.",
+            game=terms.title,
+            command=command,
+        )
+    return _(
+        "The game has begun, so the setup can no longer change: {command} shows your own board.",
+        command=command,
+    )
 
 
 def _unanswered(ctx: Context, table: Table, side: Side, before: SetupChoice) -> str:

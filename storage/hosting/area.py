@@ -192,6 +192,12 @@ class Hosting:
             lambda conn: claims.claim_due(conn, owner, now, now + seconds)
         )
 
+    async def renew_claims(self, ids: list[int], now: float, seconds: float) -> set[int]:
+        """Of the clocks ``ids`` claimed by ``claim_due``, those this process still holds,
+        claimed on for ``seconds`` from ``now``."""
+        owner = self._owner
+        return await self._writer.run(lambda conn: claims.renew(conn, ids, owner, now + seconds))
+
     async def let_go(self, hosted_id: int, until: float | None = None) -> None:
         """Give a claimed clock back, or hold it off everyone until ``until``."""
         owner = self._owner
@@ -233,6 +239,10 @@ class Hosting:
         """The channel's most recent hosted match, live or ended (``with_game``: whose game
         started)."""
         return await self._read(lambda db: hosting.latest_in_channel(db, channel_id, with_game))
+
+    async def any_in_guild(self, guild_id: int) -> bool:
+        """Whether the guild ever hosted a match (a challenge at least), live or ended."""
+        return await self._read(lambda db: hosting.any_in_guild(db, guild_id))
 
     async def in_phase(self, guild_id: int, phase: str, issuer_id: int) -> tuple[int, int]:
         """How many of the guild's hosted matches are in ``phase`` (the service's word):

@@ -48,6 +48,20 @@ def claim_due(conn: Connection, owner: str, now: float, until: float) -> list[Ho
     return [hosted_of(dict(zip(_NAMES, row, strict=True))) for row in claimed.fetchall()]
 
 
+def renew(conn: Connection, ids: list[int], owner: str, until: float) -> set[int]:
+    """Of the clocks ``ids``, those ``owner`` still holds, claimed on until ``until``; a
+    claim that ran out and that another process took (or fired and gave back) is left."""
+    marks = ", ".join("?" for _ in ids)
+    conn.execute(
+        f"UPDATE hosted_matches SET claimed_until = ? WHERE id IN ({marks}) AND claimed_by = ?",
+        (until, *ids, owner),
+    )
+    held = conn.execute(
+        f"SELECT id FROM hosted_matches WHERE id IN ({marks}) AND claimed_by = ?", (*ids, owner)
+    )
+    return {int(row[0]) for row in held.fetchall()}
+
+
 def let_go(conn: Connection, hosted_id: int, owner: str, until: float | None) -> None:
     """Give a claimed clock back (``until`` None), or keep others off it until ``until``
     (a clock that failed waits for its retry)."""

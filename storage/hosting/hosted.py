@@ -439,6 +439,14 @@ async def latest_in_channel(
     return next((hosted_of(row) for row in rows), None)
 
 
+async def any_in_guild(db: ReadConnection, guild_id: int) -> bool:
+    """Whether the guild ever hosted a match (a challenge at least), live or ended."""
+    rows = await db.execute_fetchall(
+        "SELECT 1 FROM hosted_matches WHERE guild_id = ? LIMIT 1", (guild_id,)
+    )
+    return bool(rows)
+
+
 async def in_phase(
     db: ReadConnection, guild_id: int, phase: str, issuer_id: int
 ) -> tuple[int, int]:
