@@ -131,8 +131,11 @@ def _unanswered(ctx: Context, table: Table, side: Side, before: SetupChoice) -> 
 async def offered(ctx: Context, table: Table, user: User, name: str) -> list[str]:
     """The answers the player's free-text question ``name`` may take now (TORA's Assassin:
     the free squares of their home edge under the strategy they chose, then ``none``), as
-    the game offers them; refused to anyone else. Only ever shown to that player."""
+    the game offers them; refused to anyone else, and in a match that does not ask it (as
+    the setup form's ``name`` is). Only ever shown to that player."""
     side = player_side(table, user)
+    if all(question.name != name for question in questions.questions(table.terms)):
+        raise questions.unasked(name)
     choice = await ctx.store.hosting.private_setup_choice(table.hosted.id, side) or SetupChoice()
     terms = table.terms
     options, _waiting = terms.kind.offered(terms.checked, side, choice.given, name)
