@@ -531,3 +531,16 @@ async def test_r41_the_assassin_autocomplete_says_a_match_without_assassins_has_
     await h.service.accept(HERE, BOB)
     with pytest.raises(Refused, match="This match's setup asks for no assassin"):
         await h.service.offered(HERE, ANN, "assassin")
+
+
+async def test_r41_the_assassin_autocomplete_before_the_strategy_says_to_choose_it_first(
+    h: Harness,
+) -> None:
+    """Regression: before a strategy was chosen, ``/tora setup assassin:v3`` offered nothing
+    with no word why (only ``none`` is offered then, as the strategy decides the free
+    squares), where the setup form says to choose the strategy first; the hint says so."""
+    await h.service.challenge(HERE, ANN, BOB, TERMS)
+    await h.service.accept(HERE, BOB)
+    assert await h.service.offered(HERE, ANN, "assassin", "n") == ["none"]
+    with pytest.raises(Refused, match="choose your strategy first: it decides the squares"):
+        await h.service.offered(HERE, ANN, "assassin", "v3")
