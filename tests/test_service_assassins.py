@@ -519,3 +519,28 @@ async def test_r43_a_last_action_search_that_found_the_assassin_is_not_told_no_a
     assert next_step(state) == "No actions left but the free one: click its piece, or End turn."
     taken = await h.service.play(HERE, BOB, "A v3h5 x v3h6")
     assert "No actions left: end your turn with `/tora end`, or take" in taken.text, taken.text
+
+
+async def test_r41_the_assassin_autocomplete_says_a_match_without_assassins_has_none(
+    h: Harness,
+) -> None:
+    """Regression: in a TORA match played without Assassins, ``/tora setup assassin:``
+    offered nothing with no word why, where ``strategy:`` in a match whose setup asks for
+    no strategy says so; it now says the same of the Assassin."""
+    await h.service.challenge(HERE, ANN, BOB, Terms(options={"board": "long"}))
+    await h.service.accept(HERE, BOB)
+    with pytest.raises(Refused, match="This match's setup asks for no assassin"):
+        await h.service.offered(HERE, ANN, "assassin")
+
+
+async def test_r41_the_assassin_autocomplete_before_the_strategy_says_to_choose_it_first(
+    h: Harness,
+) -> None:
+    """Regression: before a strategy was chosen, ``/tora setup assassin:v3`` offered nothing
+    with no word why (only ``none`` is offered then, as the strategy decides the free
+    squares), where the setup form says to choose the strategy first; the hint says so."""
+    await h.service.challenge(HERE, ANN, BOB, TERMS)
+    await h.service.accept(HERE, BOB)
+    assert await h.service.offered(HERE, ANN, "assassin", "n") == ["none"]
+    with pytest.raises(Refused, match="choose your strategy first: it decides the squares"):
+        await h.service.offered(HERE, ANN, "assassin", "v3")

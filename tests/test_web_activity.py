@@ -521,3 +521,21 @@ async def test_a_signed_in_users_refusals_are_in_their_language(
         body = {"code": signing.code("bob"), "instance": signing.instance}
         status, answer, _ = await session(w, body)
         assert status == 404 and answer["error"].startswith("There is no match in this channel")
+
+
+async def test_the_missing_pages_link_opens_the_front_page_with_the_activity_too(
+    tmp_path: Path, signing: Signing
+) -> None:
+    """Regression: a mistyped address's page links "What this site is" to ``/``, which, with
+    the Activity on, was the Activity's page opened outside Discord: no word of what the
+    site is, only that the board opens inside Discord. ``/`` without Discord's query
+    (``frame_id``, which the Activity cannot do without) is the front page; with it, still
+    the Activity."""
+    async with World(tmp_path / "t.sqlite3", discord=signing.api()) as w:
+        assert w.client is not None
+        async with w.client.get("/nowhere", headers={"Accept": "text/html"}) as page:
+            assert page.status == 404 and 'href="/"' in await page.text()
+        async with w.client.get("/", headers={"Accept": "text/html"}) as page:
+            assert page.status == 200 and b'data-page="home"' in await page.read()
+        async with w.client.get("/?frame_id=f&instance_id=i&platform=desktop") as page:
+            assert b'data-page="activity"' in await page.read()

@@ -174,3 +174,17 @@ async def _junk_sent(port: int) -> bytes:
     answer = await asyncio.wait_for(reader.read(), 5)
     writer.close()
     return answer
+
+
+async def test_the_answer_to_a_junk_request_names_no_software(tmp_path: Path) -> None:
+    """The answer aiohttp makes alone to a request it could not parse (a scanner's junk,
+    before any middleware) still said ``Server: Python/3.11 aiohttp/...``: the versions
+    every other answer stopped telling, to whoever sent junk to learn them."""
+    async with World(tmp_path / "j.sqlite3") as w:
+        await w.web.start()
+        try:
+            answer = await _junk_sent(w.web.port)
+        finally:
+            await w.web.stop()
+    head = answer.split(b"\r\n\r\n", 1)[0].decode()
+    assert "\r\nServer: tora-bot\r\n" in head + "\r\n" and "aiohttp" not in head, head

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from bot.i18n import _, option, word
 from bot.service import Place, Refused, StaleRequest, Stamp, User
-from bot.service.questions import Field, SetupForm
+from bot.service.questions import Field, SetupForm, unasked
 
 from .actions import Actions
 from .answers import Answer, explain
@@ -123,7 +123,7 @@ def _named(name: str) -> str:
 def field_of(form: SetupForm, name: str) -> Field:
     found = next((field for field in form.fields if field.name == name), None)
     if found is None:
-        raise Refused(_("This match's setup asks for no {name}.", name=option(name)))
+        raise unasked(name)
     return found
 
 

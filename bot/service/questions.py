@@ -53,6 +53,13 @@ def questions(terms: Terms) -> tuple[SetupQuestion, ...]:
     return terms.kind.setup_questions(terms.checked)
 
 
+def unasked(name: str) -> Refused:
+    """The refusal of question ``name`` in a match whose setup does not ask it (a strategy
+    in Torii, an Assassin in a TORA match without them): the setup form's, and its
+    completions' hint."""
+    return Refused(_("This match's setup asks for no {name}.", name=option(name)))
+
+
 def prompt_lines(terms: Terms, side: Side) -> list[str]:
     """Lines per question: its prompt and the allowed answers, each with what it means (a
     free-text question as the game words it for ``side``), in the current language; each

@@ -328,11 +328,11 @@ class MatchService(Looking, Absences, Drafting, Coaching):
         """The answers the user's own free-text setup question ``name`` may take now (TORA's
         Assassin: the free squares of their home edge, R41) that start with ``typed``, for
         them alone: to autocomplete ``setup``, refused as the setup form is (no match, the
-        setup over, a spectator). Not rate limited, like ``choices``."""
+        setup over, a spectator), or saying why none is offered yet. Not rate limited, like
+        ``choices``."""
         async with self._lock(place.channel_id):
             table = await self._in_setup(place)
-            found = await setup_phase.offered(self._ctx, table, user, name)
-        return [option for option in found if option.startswith(typed.strip().lower())]
+            return await setup_phase.offered(self._ctx, table, user, name, typed)
 
     async def _in_setup(self, place: Place) -> Table:
         """The match here, refused unless its players are choosing their setups (under the

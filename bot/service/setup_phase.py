@@ -11,7 +11,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import replace
 
-from bot.i18n import _, speaking
+from bot.i18n import _, speaking, word
 from rules import GameView, Side
 from storage import NewMatch, SetupChoice, Spec
 
@@ -139,15 +139,23 @@ def _unanswered(ctx: Context, table: Table, side: Side, before: SetupChoice) -> 
     return _("{summary} Answer with {command} and its options.", summary=summary, command=command)
 
 
-async def offered(ctx: Context, table: Table, user: User, name: str) -> list[str]:
+async def offered(ctx: Context, table: Table, user: User, name: str, typed: str) -> list[str]:
     """The answers the player's free-text question ``name`` may take now (TORA's Assassin:
-    the free squares of their home edge under the strategy they chose, then ``none``), as
-    the game offers them; refused to anyone else. Only ever shown to that player."""
+    the free squares of their home edge under the strategy they chose, then ``none``) that
+    start with ``typed``, as the game offers them; refused to anyone else, and in a match
+    that does not ask it (as the setup form's ``name`` is). None of them starting so while
+    the game waits for another answer (the strategy, which decides the squares) is refused
+    with the form's why. Only ever shown to that player."""
     side = player_side(table, user)
+    if all(question.name != name for question in questions.questions(table.terms)):
+        raise questions.unasked(name)
     choice = await ctx.store.hosting.private_setup_choice(table.hosted.id, side) or SetupChoice()
     terms = table.terms
-    options, _waiting = terms.kind.offered(terms.checked, side, choice.given, name)
-    return list(options)
+    options, waiting = terms.kind.offered(terms.checked, side, choice.given, name)
+    found = [option for option in options if option.startswith(typed.strip().lower())]
+    if waiting and not found:
+        raise Refused(word(waiting))
+    return found
 
 
 async def form(ctx: Context, table: Table, user: User) -> questions.SetupForm:

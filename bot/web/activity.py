@@ -79,10 +79,15 @@ class Activity:
         ]
 
     async def page(self, request: web.Request) -> web.Response:
-        """The player page's shell in Activity mode; Discord adds its query (``frame_id``,
+        """The player page's shell in Activity mode (at ``/``, only with Discord's query:
+        else the front page, ``Site.front``); Discord adds its query (``frame_id``,
         ``instance_id``, ``platform``...), which the SDK reads; a fixed file (``files``): a
         channel's users opening the Activity together, all from Discord's proxy's address
         and without a pass yet, spend none of its reads."""
+        if request.path == "/" and "frame_id" not in request.query:
+            # a browser's, not Discord's (whose SDK cannot start without it): the front page
+            # (where the page of an address with nothing links), not the Activity's error
+            return await self.site.front(request)
         self.site.limits.take("files", self.site.counted_as(request))
         request[FRAMED] = self._headers
         page = page_html(self.site.static / "play.html", request[LANGUAGE])

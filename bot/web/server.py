@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from aiohttp import web
+from aiohttp import web, web_response
 from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.app.boards import Boards
@@ -20,7 +20,7 @@ from .activity import Activity
 from .discord_api import DiscordApi
 from .events import Hub, version_or_closed
 from .forwarded import NO_PROXIES, Proxies
-from .guard import MOST_BODY, NOWHERE, PROXIES, AccessLog, Limits, guard
+from .guard import HEADERS, MOST_BODY, NOWHERE, PROXIES, AccessLog, Limits, guard
 from .passes import Passes
 from .player import Player
 from .public import Public
@@ -52,6 +52,11 @@ class ClientsJunk(logging.Filter):
 
 
 http.addFilter(ClientsJunk())
+# The Server header of the answers aiohttp makes alone, before any middleware sets the
+# guard's (a request it could not parse: a scanner's junk), named Python's and aiohttp's
+# versions to whoever sent junk to learn them; it is the guard's name too (a name aiohttp
+# imports, and does not export: hence the ignore).
+web_response.SERVER_SOFTWARE = HEADERS["Server"]  # type: ignore[attr-defined]
 
 
 class CannotListen(RuntimeError):
