@@ -20,7 +20,7 @@ from typing import Any, Generic
 
 from .errors import ActionError, echo
 from .hosting import Agreement, Answered, Scoring
-from .protocol import G, GameView, SetupQuestion
+from .protocol import G, GameView, Mapped, SetupQuestion
 from .sides import Side
 from .words import listing, msg, msg_n
 
@@ -219,6 +219,15 @@ class Policies(ABC, Generic[G]):
 
     def final_summary(self, view: GameView[Any], names: Sequence[str]) -> str:
         return view.summary(names)
+
+    def square_words(self, view: GameView[Any], names: Sequence[str]) -> dict[str, str]:
+        """Its square map's pieces (``Mapped``); nothing for a view that says no map."""
+        if not isinstance(view, Mapped):
+            return {}
+        return {
+            square: msg("{player}'s {piece}", player=names[placed.side], piece=placed.name)
+            for square, placed in view.square_map().pieces.items()
+        }
 
     def end_notes(self, game: G, names: Sequence[str]) -> list[str]:
         return []

@@ -739,6 +739,13 @@ class GameType(Protocol[G]):
         """The state in a line once the game is over ("Final score: ...")."""
         ...
 
+    def square_words(self, view: GameView[Any], names: Sequence[str]) -> dict[str, str]:
+        """What stands on each square of ``view`` as its viewer may know it (its pieces,
+        promoted or not, its ground), and what each place off the board holds (a hand, as
+        ``Touch`` names it), in words by name, nothing for an empty square: what a web board
+        says of each square to a screen reader."""
+        ...
+
     def end_notes(self, game: G, names: Sequence[str]) -> list[str]:
         """What the match's end makes public that no turn said (TORA: the record of each
         Assassin still hidden, R44)."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["Text", "frame", "listing", "msg", "msg_n"]
+__all__ = ["Text", "frame", "joined", "listing", "msg", "msg_n"]
 
 
 class Text(str):
@@ -78,4 +78,13 @@ def listing(items: Sequence[str]) -> str:
         head = msg("{list}, {item}", list=head, item=item)
     if len(items) > 1:
         head = msg("{list} and {item}", list=head, item=items[-1])
+    return head
+
+
+def joined(parts: Sequence[str]) -> str:
+    """'a; b; c': parts said one after another (what stands on a square, then its ground),
+    each kept as it is; the joint is the same in every language."""
+    head: str = parts[0] if parts else ""
+    for part in parts[1:]:
+        head = frame("{list}; {item}", list=head, item=part)
     return head

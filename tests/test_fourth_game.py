@@ -87,6 +87,17 @@ def test_it_is_drawn_by_the_generic_drawing(breakthrough: None) -> None:
     assert png_width(coordinates_of("breakthrough")) == MIN_WIDTH
 
 
+def test_its_squares_say_their_pieces_from_its_square_map(breakthrough: None) -> None:
+    """A web board's screen reader words each square of a game that brings no words of its
+    own from the view's square map (``Policies.square_words``)."""
+    view = BreakthroughGame().view_for(None)
+    said = game_type("breakthrough").square_words(view, ("ann", "bob"))
+    placed = view.square_map().pieces
+    assert set(said) == set(placed) and len(said) == 8  # both sides' pawns
+    square, piece = next(iter(placed.items()))
+    assert said[square] == f"{('ann', 'bob')[piece.side]}'s {piece.name}"
+
+
 def test_the_ai_baselines_play_it_to_the_end(breakthrough: None) -> None:
     """Every action the baselines choose is played by the rules, which would refuse an
     illegal one; every game ends with a winner (Breakthrough has no draw by play)."""

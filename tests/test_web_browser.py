@@ -617,8 +617,13 @@ async def test_a_players_open_page_shows_the_result_when_the_opponent_resigns(
     await w.service.resign(HERE, BOB)
     await expect(ann.locator("#result")).to_contain_text("resign", timeout=WAIT)
     await expect(ann.locator("#error")).to_contain_text("ended")
-    for control in ("#turn", "#more", "#cells", "#plan", "#prompt"):
+    for control in ("#turn", "#more", "#plan", "#prompt"):
         await expect(ann.locator(control)).to_be_hidden()
+    # the squares stay to read, no longer buttons to press
+    await expect(ann.locator("#cells button")).to_have_count(0, timeout=WAIT)
+    await expect(ann.locator('.cell[data-square="v5h9"]')).to_have_attribute(
+        "aria-label", "v5h9: ann's General"
+    )
 
 
 async def test_the_tabs_title_names_the_game_the_match_and_whose_turn_it_is(

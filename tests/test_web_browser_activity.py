@@ -245,9 +245,12 @@ async def test_who_plays_no_part_watches_the_public_view(stage: Stage, browser: 
     await expect(frame.locator("body")).to_have_attribute("data-page", "match", timeout=WAIT)
     await expect(frame.locator("#title")).to_contain_text("watching", timeout=WAIT)
     await expect(frame.locator(".players .to-act")).to_contain_text("dan", timeout=WAIT)
-    for hidden in ("#turn", "#more", "#plan", "#cells", "#setup"):
+    for hidden in ("#turn", "#more", "#plan", "#setup"):
         await expect(frame.locator(hidden)).to_be_hidden()
-    assert await frame.locator(".cell").count() == 0  # nothing to click: no seat
+    # the squares to read, what stands on each: nothing to click, no seat
+    square = frame.locator('.cell[data-square="v5h9"]')
+    await expect(square).to_have_attribute("aria-label", "v5h9: dan's General", timeout=WAIT)
+    assert await frame.locator("#cells button").count() == 0
 
 
 async def test_another_site_cannot_frame_the_activity(stage: Stage, browser: Browser) -> None:

@@ -228,6 +228,7 @@ class Boards:
             "replay": await self._replay_version(look, language),
             "result": self._result(look),
             "board": board,
+            "squares": _squares(look),
         }
 
     async def _board_json(self, look: Look, url: str, flip: bool, language: str) -> dict[str, Any]:
@@ -380,18 +381,13 @@ class Boards:
 
     @staticmethod
     def _drawn(look: Look, pick: str | None, flip: bool, language: str) -> Drawn:
-        """What ``look``'s board picture is drawn from: its player's setup preview, the
-        match's board before the game (``setup_board``; a match that ended there says so),
-        else the view, pointing out the actions of piece ``pick``; its words in ``language``."""
-        view = look.view
+        """What ``look``'s board picture is drawn from (``shown``), pointing out the actions
+        of piece ``pick``; its words in ``language``."""
         with speaking(language):
+            view, headline = shown(look)
             status = look.worded_status()  # the pause's time left in the picture's language
-            if view is None and look.setup is not None and look.setup.preview is not None:
-                view = look.setup.preview  # a player's setup: the start as their choices make it
-                status = replace(status, headline=setup_headline(look, look.setup))
-            if view is None:  # before the game, for anyone: the match's board, no setup on it
-                view = look.terms.kind.setup_board(look.terms.checked)
-                status = replace(status, headline=_before_the_game(look.hosted.phase))
+            if headline is not None:
+                status = replace(status, headline=headline)
         marks = None
         moves = look.moves
         if pick is not None and moves is not None:
@@ -456,6 +452,32 @@ def drawn_view(
     if own:
         return Drawn(key, view, functools.partial(mine, view, info, marks), cells)
     return Drawn(key, view, functools.partial(board, view, info), cells)
+
+
+def shown(look: Look) -> tuple[GameView, str | None]:
+    """The view ``look``'s board shows, and the headline of the status beside it where it
+    is not the look's own (in the current language): its player's setup preview, the
+    match's board before the game (``setup_board``; a match that ended there says so), else
+    the look's view."""
+    view = look.view
+    if view is not None:
+        return view, None
+    if look.setup is not None and look.setup.preview is not None:
+        # a player's setup: the start as their choices make it
+        return look.setup.preview, setup_headline(look, look.setup)
+    # before the game, for anyone: the match's board, no setup on it
+    board = look.terms.kind.setup_board(look.terms.checked)
+    return board, _before_the_game(look.hosted.phase)
+
+
+def _squares(look: Look) -> dict[str, str]:
+    """What stands on each square of the board shown, in words of the current language, by
+    square name: the view's alone, through its game (a screen reader's board)."""
+    view, _headline = shown(look)
+    return {
+        square: word(said)
+        for square, said in game_type(view.game).square_words(view, look.names).items()
+    }
 
 
 def _summary(look: Look) -> str:

@@ -441,6 +441,9 @@ class ToraPolicies(Policies[Game]):
     def final_summary(self, view: GameView[Any], names: Sequence[str]) -> str:
         return _tora_view(view).final_summary(names)
 
+    def square_words(self, view: GameView[Any], names: Sequence[str]) -> dict[str, str]:
+        return _tora_view(view).contents(names)
+
     def end_notes(self, game: Game, names: Sequence[str]) -> list[str]:
         return end_notes(game, names)
 

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..sides import Side
-from ..words import Text, msg
+from ..words import Text, joined, listing, msg
 from .actions import DRAW, FORFEIT, RESIGN
-from .events import Event, Turn, act_event, piece_words
-from .pieces import RULER, Piece
+from .events import COMPASS_WORDS, LETTERS, Event, Turn, act_event, piece_words
+from .geometry import DIRECTIONS, name
+from .pieces import CANNON, RULER, SOLDIER, Piece
 from .play import Play, pieces_of
 from .terrain import Terrain
 
@@ -139,6 +140,47 @@ class View:
 
     def at(self, sq: int) -> list[PieceView]:
         return [p for p in self.pieces if p.sq == sq]
+
+    def contents(self, names: Sequence[str]) -> dict[str, str]:
+        """What each square holds as this view shows it (its pieces, then its terrain), in
+        words by square name; empty squares left out. Only the view's pieces: a hidden
+        Assassin is in its owner's view alone."""
+        said: dict[str, list[Text]] = {}
+        for piece in self.pieces:
+            said.setdefault(name(piece.sq), []).append(_piece_said(piece, names))
+        for sq, ground in _grounds(self.terrain):
+            said.setdefault(name(sq), []).append(ground)
+        return {square: joined(parts) for square, parts in said.items()}
+
+
+def _piece_said(piece: PieceView, names: Sequence[str]) -> Text:
+    """ "bob's Soldier, defending": its owner, its kind and what its picture marks on it."""
+    said = msg("{player}'s {piece}", player=names[piece.side], piece=LETTERS[piece.letter])
+    marks = [
+        word
+        for shown, word in (
+            (piece.hidden, msg("hidden")),
+            (piece.kind == SOLDIER and piece.defending, msg("defending")),
+            (piece.kind == CANNON and not piece.ready, msg("unready")),
+            (piece.stunned, msg("stunned")),
+            (piece.doomed, msg("doomed")),
+        )
+        if shown
+    ]
+    return msg("{piece}, {marks}", piece=said, marks=listing(marks)) if marks else said
+
+
+def _grounds(terrain: Terrain) -> list[tuple[int, Text]]:
+    """Each square of ``terrain`` with its ground in words ("hill, downhill to the north")."""
+    hills = [
+        (sq, msg("hill, downhill to the {direction}", direction=COMPASS_WORDS[DIRECTIONS[arrow]]))
+        for sq, arrow in terrain.hills.items()
+    ]
+    return [
+        *((sq, msg("water")) for sq in terrain.water),
+        *((sq, msg("forest")) for sq in terrain.forest),
+        *hills,
+    ]
 
 
 def build_view(game: Play, viewer: Side | None) -> View:

@@ -60,6 +60,12 @@ POWERS = {
 STATE_VERSION = 2
 
 
+def _own_view(view: GameView[Any]) -> View:
+    if not isinstance(view, View):
+        raise TypeError(f"not a view of Torii: {type(view).__name__}")
+    return view
+
+
 class ToriiType(Policies[ToriiGame]):
     """The ``GameType`` of Torii: its policies are a plain game's (``rules.policies``) but for
     the words of its one option, whether the Spirits' powers play."""
@@ -180,9 +186,10 @@ class ToriiType(Policies[ToriiGame]):
 
     def final_summary(self, view: GameView[Any], names: Sequence[str]) -> str:
         """``View.final_summary``: a game called off names nobody to move."""
-        if not isinstance(view, View):
-            raise TypeError(f"not a view of Torii: {type(view).__name__}")
-        return view.final_summary(names)
+        return _own_view(view).final_summary(names)
+
+    def square_words(self, view: GameView[Any], names: Sequence[str]) -> dict[str, str]:
+        return _own_view(view).contents(names)
 
 
 TORII: GameType[ToriiGame] = ToriiType()

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rules.sides import Outcome, Side
-from rules.words import Text, frame, msg
+from rules.words import Text, frame, joined, msg
 
 from .board import FILES, SIZE, lanes, name, square
 from .building import REASONS
@@ -103,6 +103,24 @@ class View:
             rows.append(f"{rank + 1} {cells}")
         rows.append("  " + " ".join(FILES))
         return tuple(rows)
+
+    def contents(self, names: Sequence[str]) -> dict[str, str]:
+        """What each square holds in words, by its name (``c3``): its Follower, the Torii
+        built over it, a Spirit; empty squares left out."""
+        said: dict[int, list[Text]] = {}
+        for side in Side:
+            owner = names[side]
+            for sq in self.followers[side]:
+                said.setdefault(sq, []).append(msg("{player}'s Follower", player=owner))
+            for sq in self.torii[side]:
+                said.setdefault(sq, []).append(msg("{player}'s Torii", player=owner))
+        for spirit in self.spirits:
+            said.setdefault(spirit.square, []).append(
+                msg(
+                    "{player}'s Spirit, the {spirit}", player=names[spirit.side], spirit=spirit.kind
+                )
+            )
+        return {name(sq): joined(parts) for sq, parts in said.items()}
 
     def summary(self, names: Sequence[str]) -> str:
         players = self._players(names)

@@ -59,6 +59,12 @@ OPTION_KEYS = ("fen",)
 STATE_VERSION = 2
 
 
+def _own_view(view: GameView[Any]) -> View:
+    if not isinstance(view, View):
+        raise TypeError(f"not a view of ToriShogi: {type(view).__name__}")
+    return view
+
+
 class ToriShogiType(Policies[ToriShogiGame]):
     """The ``GameType`` of ToriShogi: no match options besides an optional start ``fen``, no
     setup questions; its policies are a plain game's (``rules.policies``)."""
@@ -133,9 +139,10 @@ class ToriShogiType(Policies[ToriShogiGame]):
 
     def final_summary(self, view: GameView[Any], names: Sequence[str]) -> str:
         """``View.final_summary``: a game called off names nobody to move."""
-        if not isinstance(view, View):
-            raise TypeError(f"not a view of ToriShogi: {type(view).__name__}")
-        return view.final_summary(names)
+        return _own_view(view).final_summary(names)
+
+    def square_words(self, view: GameView[Any], names: Sequence[str]) -> dict[str, str]:
+        return _own_view(view).contents(names)
 
 
 TORISHOGI: GameType[ToriShogiGame] = ToriShogiType()

@@ -13,13 +13,16 @@ from dataclasses import dataclass
 from rules.sides import Outcome, Side
 from rules.words import Text, frame, listing, msg
 
-from .board import SQUARES
+from .board import NAMES, SQUARES
 from .events import Event, Turn
 from .fen import write_fen
+from .menu import hand_place
 from .movegen import attacked
 from .pieces import HAND_KINDS, NAME, PLURAL, PROMOTES_TO, kind_of, side_of
 from .position import Position
 from .rulings import REASONS
+
+PROMOTED_FROM = {promoted: base for base, promoted in PROMOTES_TO.items()}
 
 
 @dataclass(frozen=True)
@@ -83,6 +86,23 @@ class View:
         """(kind, count) of what ``side`` holds, in the order of the hand kinds."""
         return [(kind, self.hands[side][kind]) for kind in HAND_KINDS if self.hands[side][kind]]
 
+    def contents(self, names: Sequence[str]) -> dict[str, str]:
+        """Each piece in words by its square's machine name ("bob's Goose, a promoted
+        Swallow"), and each kind in a hand by its place (``S@``: "Swallows in hand: ann 2"),
+        whoever holds it; empty squares left out."""
+        said: dict[str, str] = {NAMES[p.sq]: _piece_said(p, names) for p in self.pieces}
+        for kind in HAND_KINDS:
+            holders = [
+                frame("{player} {n}", player=names[side], n=self.hands[side][kind])
+                for side in Side
+                if self.hands[side][kind]
+            ]
+            if holders:
+                said[hand_place(kind)] = msg(
+                    "{pieces} in hand: {holders}", pieces=PLURAL[kind], holders=listing(holders)
+                )
+        return said
+
     def summary(self, names: Sequence[str]) -> str:
         """ "In hand: ann 10 Swallows, 2 Cranes and 1 Falcon; bob 1 Falcon; bob to move, in
         check"."""
@@ -121,6 +141,13 @@ class View:
             if self.hand(side)
         ]
         return _hands(held)
+
+
+def _piece_said(piece: PieceView, names: Sequence[str]) -> Text:
+    owned = msg("{player}'s {piece}", player=names[piece.side], piece=piece.name)
+    if not piece.promoted:
+        return owned
+    return msg("{piece}, a promoted {base}", piece=owned, base=NAME[PROMOTED_FROM[piece.kind]])
 
 
 def _hands(held: list[Text]) -> Text:

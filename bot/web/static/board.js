@@ -31,7 +31,7 @@ const ICONS = {
   yours: new URL("icon-turn.svg", import.meta.url).href,
 };
 // What a player page has that the watchers of an Activity do not see.
-const PLAYING_ONLY = ["prompt", "cells", "chooser", "decisions", "legend", "setup", "turn", "plan", "proposals", "more"];
+const PLAYING_ONLY = ["prompt", "chooser", "decisions", "legend", "setup", "turn", "plan", "proposals", "more"];
 
 const ui = {
   state: null,
@@ -350,7 +350,7 @@ async function renderPicture() {
       if (ui.replay !== null) backToNow(image);
     }
   }
-  if (PAGE === "play") renderCells();
+  renderCells();
 }
 
 /** A replay's picture refused (a match with hidden moves replays once it has ended): the
@@ -365,14 +365,25 @@ function renderCells() {
   const container = $("cells");
   container.hidden = ui.replay !== null;
   if (container.hidden) return;
+  if (PAGE !== "play") {
+    drawCells(container, board(), (square) => ({ label: standing(square).join(": "), classes: [] }), null);
+    return;
+  }
   drawCells(container, board(), describe, press);
   followPick();
 }
 
-/** What a square is to the player now: a piece they may pick, a spot of the picked piece's
+/** A square's name and what stands on it, as the state's own view says (nothing more for
+ * an empty square): what a screen reader hears of a square on every page. */
+function standing(square) {
+  const here = (ui.state.squares || {})[square];
+  return here ? [square, here] : [square];
+}
+
+/** What a square is to the player now: what stands on it, a piece they may pick, a spot of the picked piece's
  * actions (by what the action does there), a square a setup question may be answered with. */
 function describe(square) {
-  const label = [square];
+  const label = standing(square);
   const classes = [];
   const here = groups().filter((g) => g.origin === square);
   if (here.length) {

@@ -6,14 +6,16 @@ const ARROWS = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowR
 
 /** Draw the cells of `board` ({width, height, cells: {name: [x, y, size]}}) into `container`.
  * `describe(name)` gives {label, classes} for a square; `onPress(name)` is called when one is
- * pressed. The square that had the focus keeps it. */
+ * pressed. Without `onPress` (a board to read, not to play on) each square is a labelled
+ * image, not a button that would do nothing. The square that had the focus keeps it. */
 export function drawCells(container, board, describe, onPress) {
   const focused = document.activeElement && container.contains(document.activeElement)
     ? document.activeElement.dataset.square : null;
   const buttons = [];
   for (const [name, [x, y, size]] of Object.entries(board.cells)) {
-    const button = document.createElement("button");
-    button.type = "button";
+    const button = document.createElement(onPress ? "button" : "div");
+    if (onPress) button.type = "button";
+    else button.setAttribute("role", "img");
     button.className = "cell";
     button.dataset.square = name;
     button.dataset.cx = String(x + size / 2);
@@ -27,7 +29,7 @@ export function drawCells(container, board, describe, onPress) {
     button.title = label;
     button.classList.add(...classes);
     button.tabIndex = -1;
-    button.addEventListener("click", () => onPress(name));
+    if (onPress) button.addEventListener("click", () => onPress(name));
     buttons.push(button);
   }
   container.replaceChildren(...buttons);
