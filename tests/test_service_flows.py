@@ -738,7 +738,7 @@ def test_a_choice_after_long_typed_actions_keeps_the_new_actions_words_whole() -
     """After actions typed with `;`, the suggestions were each cut at 100 characters to
     "G v5h9-v4h9; ... ; Archer v3h9: move to v": all alike. What was typed is shortened
     instead, the new action's words kept whole."""
-    from bot.service.play import _label
+    from bot.service.typed import label as _label
 
     prefix = "; ".join(["H v2h11-v4h14 via v3h12 v4h13"] * 2) + "; "
     shown = "Cavalry v6h2: move to v4h{n} via v5h3 v4h3"

@@ -21,7 +21,7 @@ from rules.protocol import Choice, ChoiceGroup
 from rules.words import Text
 from storage import Hosted, HostedNotFound
 
-from . import agreements, picking, play, reminders, setup_phase, timing
+from . import agreements, picking, play, reminders, setup_phase, timing, typed
 from .drafting import unplannable
 from .errors import NotAllowed, Refused
 from .host import Host
@@ -189,7 +189,7 @@ class Looking(Host):
         ``view`` is theirs (whether their turn is a decision)."""
         memo = table.memo()
         game = table.game
-        base = play.base_of(table)
+        base = typed.base_of(table)
         if "menu" not in memo or "choices:*" not in memo:
             memo["menu"], memo["choices:*"] = await self._ctx.offload.step(
                 base, base.menu_and_choices
@@ -228,7 +228,7 @@ class Looking(Host):
             return await picking.warnings_ahead(self._ctx, table, seated(table), group)
 
         async def answer(table: Table) -> dict[str, str]:
-            base = play.base_of(table)
+            base = typed.base_of(table)
             choices = await picking.group_choices(self._ctx, table, base, group)
             warned = await picking.warned(self._ctx, table, base, choices, None)
             return {c.notation: c.warning for c in warned if c.warning}

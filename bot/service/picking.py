@@ -17,9 +17,10 @@ from rules.protocol import Choice, ChoiceGroup
 from . import pointing, showing, warning
 from .context import Context
 from .models import Menu, User
-from .play import acting_side, base_of
+from .play import acting_side
 from .reminders import looked
 from .table import Table
+from .typed import base_of
 
 ShownChoices: TypeAlias = Callable[[tuple[Choice, ...]], Sequence[Choice]]
 

@@ -1,6 +1,7 @@
 """Turns: actions submitted one at a time (validated at once and staged), undo, the
-player's own board and preview, and the player's end of their turn (``turns``: what follows
-any turn's end; ``deadlines``: a turn's end by the clock)."""
+player's own board and preview, and the player's end of their turn (``typed``: a line of
+typed actions and its completion; ``turns``: what follows any turn's end; ``deadlines``: a
+turn's end by the clock)."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ from functools import partial
 from bot.i18n import _, ngettext, word
 from rules import ActionError, GameState, Side, game_type
 from rules.protocol import GameEvent
-from storage.matches.log import GAME_LEVEL_WORDS
 
-from . import announce, finding, showing
+from . import announce, showing
+from . import typed as typed_actions
 from .context import Context
 from .endings import outcome_headline
 from .errors import ActionRefused, NotAllowed, Refused
@@ -24,9 +25,10 @@ from .phases import CHALLENGE, PLAYING
 from .ports import Attachment
 from .reminders import looked
 from .table import Table, player_side
-from .texts import listing, moment, quote
+from .texts import listing, moment
 from .turns import after_turn as after_turn  # also agreements': a reset ends a turn too
 from .turns import turn_headline, with_missed
+from .typed import Revealed, before_last, replaces
 
 
 def acting_side(ctx: Context, table: Table, user: User) -> Side:
@@ -83,18 +85,21 @@ def _deciding(ctx: Context, player: str, decision: str, due: float | None) -> st
 
 async def play(ctx: Context, table: Table, user: User, text: str, *, preview: bool = True) -> Reply:
     """Stage the actions of ``text``: one, or several separated by ``;`` as in a record's
-    turn line, all or none (they are checked on a copy of the game first). Without
+    turn line, all or none (they are checked on a copy of the game first), but for those
+    before a refused one that a search holds (R10, ``typed.Revealed``). Without
     ``preview``, the reply has no picture (a front end that draws its own board)."""
     side = acting_side(ctx, table, user)
-    parts = _parts(ctx, text)
+    parts = typed_actions.parts(ctx, text)
     match = table.played
     if len(parts) == 1 and replaces(match.game):
         return await _replace(ctx, table, side, parts[0], preview)
     refused = ""  # the refusal of an action after a search, which stays staged (R10)
     if len(parts) > 1:
         try:
-            await ctx.offload.step(match.game, lambda: _try_all(match.game.copy(), parts))
-        except _Revealed as revealed:
+            await ctx.offload.step(
+                match.game, lambda: typed_actions.try_all(match.game.copy(), parts)
+            )
+        except Revealed as revealed:
             parts, refused = parts[: revealed.staged], f"\n{revealed.said}"
     try:
         events = [await ctx.offload.step(match.game, partial(match.act, part)) for part in parts]
@@ -109,30 +114,6 @@ async def play(ctx: Context, table: Table, user: User, text: str, *, preview: bo
 def _noted(text: str, event: GameEvent) -> str:
     """A staged action as people read it, with what the rules note of it ("check")."""
     return f"{text} ({word(event.note)})" if event.note else text
-
-
-def replaces(game: GameState) -> bool:
-    """Whether a new action replaces the last one staged: a one-move game's move (or its
-    last decision) is staged, and the player means another instead."""
-    return game_type(game.game_type).one_move and not game.actions_left and bool(game.staged())
-
-
-def before_last(game: GameState) -> GameState:
-    """A copy of ``game`` without its last staged action: what a replacement is chosen on."""
-    base = game.copy()
-    base.undo()
-    return base
-
-
-def base_of(table: Table) -> GameState:
-    """The game a player's actions are chosen on: in a one-move game whose move is staged,
-    the game without it (a new move replaces it)."""
-    memo = table.memo()
-    if "base" not in memo:
-        game = table.game
-        memo["base"] = before_last(game) if replaces(game) else game
-    base: GameState = memo["base"]
-    return base
 
 
 async def _replace(ctx: Context, table: Table, side: Side, text: str, preview: bool) -> Reply:
@@ -150,174 +131,14 @@ async def _replace(ctx: Context, table: Table, side: Side, text: str, preview: b
     return await staged_reply(ctx, table, side, head, preview)
 
 
-def _parts(ctx: Context, text: str) -> list[str]:
-    """The actions of ``text``, separated by ``;``; refused if one is empty or a word of
-    its own command (``resign``)."""
-    parts = [part.strip() for part in text.split(";")]
-    if len(parts) > 1 and not all(parts):
-        raise Refused(
-            _("An empty action between `;` separators: write `A v5h7-v4h6; G v5h9-v4h9`.")
-        )
-    for part in parts:
-        typed = part.lower()
-        if typed in GAME_LEVEL_WORDS:
-            raise Refused(
-                _(
-                    "`{word}` is not a move: use {command} for that.",
-                    word=typed,
-                    command=ctx.cmd(typed, localized=True),
-                )
-            )
-    return parts
-
-
-class _Revealed(Exception):
-    """A refused action after one that revealed what it found (TORA's search): its
-    refusal, and how many of the actions before it are staged all the same."""
-
-    def __init__(self, staged: int, said: str) -> None:
-        super().__init__(said)
-        self.staged, self.said = staged, said
-
-
-def _try_all(game: GameState, parts: list[str], *, typed: bool = False) -> list[str]:
-    """Play ``parts`` on a copy, returning their notations: the refusal of the first that
-    fails names it. ``typed``: the actions typed before the one autocomplete completes,
-    which nothing stages yet."""
-    notations: list[str] = []
-    for part in parts:
-        try:
-            notations.append(game.apply(part).text)
-        except ActionError as exc:
-            raise _refusal(game, parts, len(notations), exc, typed) from None
-    return notations
-
-
-def _refusal(
-    game: GameState, parts: list[str], tried: int, exc: ActionError, typed: bool
-) -> Exception:
-    """The refusal of ``parts``' action after the ``tried`` ones played on ``game``. One
-    that follows an action never taken back (a search, R10) may tell what it found (R43:
-    "found nothing"): ``_Revealed`` has the actions before it staged, so that the player
-    knows it only by making it."""
-    words = {
-        "number": tried + 1,
-        "count": len(parts),
-        "action": quote(parts[tried]),
-        "reason": word(exc.message),
-    }
-    if typed:
-        return Refused(_("Action {number} typed ({action}) would be refused: {reason}", **words))
-    if _fixed(game, tried):
-        said = _("Action {number} of {count} ({action}) is refused: {reason}", **words)
-        why = _("A search is never taken back (R10): it and the actions before it stay staged.")
-        return _Revealed(tried, f"{said}\n{why}")
-    return Refused(
-        _("Action {number} of {count} ({action}) is refused, so none was staged: {reason}", **words)
-    )
-
-
-def _fixed(game: GameState, last: int) -> bool:
-    """Whether one of the ``last`` actions staged on ``game`` is never taken back (a
-    search, R10): they are taken back on a copy, the latest first."""
-    probe = game.copy()
-    try:
-        for _each in range(last):
-            probe.undo()
-    except ActionError:
-        return True
-    return False
-
-
-LONGEST_CHOICE = 100  # characters of a choice's name and of its value, Discord's most
-
-
 async def choices(
     ctx: Context, table: Table, user: User, typed: str, limit: int
 ) -> list[tuple[str, str]]:
-    """Up to ``limit`` of the acting player's legal actions that best match ``typed``
-    anywhere (a destination, ``x``, ``fire``, a piece's name or letter), best first, each as
-    (what a list shows: the action in words, its canonical notation); their hidden
-    Assassin's included: this goes to them alone. After a ``;`` the last action is
-    completed among those legal after the ones before (refused as the command would refuse
-    them), which are written in notation: the shortest, as a choice's value holds 100
-    characters."""
-    side = acting_side(ctx, table, user)
-    head, _sep, last = typed.rpartition(";")
-    if head.strip():
-        prefix, entries = await _after_typed(ctx, table, side, _parts(ctx, head))
-    else:
-        prefix, entries = "", await _legal_texts(ctx, table)
-    if prefix and not entries:
-        return _typed_alone(prefix)
-    found = finding.best(last, entries, limit)
-    return [
-        (_label(prefix, finding.shown(entry)), f"{prefix}{entry.notation}")
-        for entry in found
-        if len(prefix) + len(entry.notation) <= LONGEST_CHOICE
-    ]
+    """The acting player's legal actions that complete ``typed`` (``typed.completions``):
+    theirs alone, their hidden Assassin's included."""
+    return await typed_actions.completions(ctx, table, acting_side(ctx, table, user), typed, limit)
 
 
-def _typed_alone(prefix: str) -> list[tuple[str, str]]:
-    """The one choice after typed actions that leave the turn none: those actions, which
-    the command stages, saying so (nothing, or the list would look broken)."""
-    actions = prefix.removesuffix("; ")
-    if len(actions) > LONGEST_CHOICE:
-        return []
-    shown = _("{actions} (the turn holds no more actions)", actions=actions)
-    return [(_label("", shown), actions)]
-
-
-def _label(prefix: str, shown: str) -> str:
-    """What a list shows of an action completed after ``prefix`` (the actions typed
-    before): within ``LONGEST_CHOICE``, the new action's words kept whole and the typed
-    actions shortened from their start ("…; Archer v3h9: move to v4h9"), so that the
-    choices stay apart."""
-    label = prefix + shown
-    if len(label) <= LONGEST_CHOICE:
-        return label
-    room = LONGEST_CHOICE - len(shown) - 1  # 1: the "…"
-    if room <= 0:
-        return shown[:LONGEST_CHOICE]
-    return "…" + label[len(label) - LONGEST_CHOICE + 1 :]
-
-
-async def _legal_texts(ctx: Context, table: Table) -> list[finding.Entry]:
-    """Every legal action of the running state (in a one-move game whose move is staged,
-    those that replace it) and the words to find it by, worked out once per state of the
-    match (autocomplete asks at every keystroke)."""
-    memo = table.memo()
-    if "entries" not in memo:
-        base = base_of(table)
-        memo["entries"] = await ctx.offload.step(base, partial(finding.entries, base))
-    entries: list[finding.Entry] = memo["entries"]
-    return entries
-
-
-async def _after_typed(
-    ctx: Context, table: Table, side: Side, parts: list[str]
-) -> tuple[str, list[finding.Entry]]:
-    """Actions ``parts`` typed before the one being completed, in notation and ended by
-    ``; ``, and the legal actions after them with their words: played on the player's own
-    copy (``for_player``), so that what follows a search typed says nothing of what it
-    would find. Kept for the state while the same actions stay typed (every keystroke of
-    the next one asks)."""
-    memo = table.memo()
-    kept = memo.get("typed")
-    if kept is not None and kept[0] == parts:
-        return kept[1], kept[2]
-
-    def work() -> tuple[str, list[finding.Entry]]:
-        game = table.game.for_player(side)
-        notations = _try_all(game, parts, typed=True)
-        return "".join(f"{notation}; " for notation in notations), finding.entries(game)
-
-    prefix, entries = await ctx.offload.step(table.game, work)
-    memo["typed"] = (parts, prefix, entries)
-    return prefix, entries
-
-
-# Which of a group's choices a front end shows (the warnings are worked out for those alone).
 async def undo(
     ctx: Context, table: Table, user: User, number: int | None, *, preview: bool = True
 ) -> Reply:
