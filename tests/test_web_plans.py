@@ -8,10 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import test_service_games
 from test_service_games import torii_until_the_monkeys_pause
 from web_world import HERE, World
 
-from bot.service import Terms
+from bot.service import Terms, User
 from rules import Side
 
 C, O = Side.CHALLENGER, Side.OPPOSITION
@@ -133,3 +134,17 @@ async def test_ti15_the_page_offers_no_plan_while_the_opponent_decides_for_the_m
     ann = await w.me(hosted.id, C)
     assert ann["unplannable"].startswith("bob has a decision to make in your turn"), ann
     assert (await w.me(hosted.id, O))["unplannable"] is None  # (bob acts: the page knows)
+
+
+async def test_ti15_the_pages_reason_for_no_plan_shows_the_opponents_name_as_written(
+    w: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page showed why no plan can be made during b_o_b's Monkey decision (TI15) with
+    his name escaped as a Discord message escapes it: "b\\_o\\_b has a decision to make";
+    the page shows plain text, so the name now reads as he wrote it."""
+    monkeypatch.setattr(test_service_games, "BOB", User(2, "b_o_b"))
+    await torii_until_the_monkeys_pause(w.h)
+    hosted = await w.h.store.hosting.live_in_channel(HERE.channel_id)
+    assert hosted is not None
+    said = (await w.me(hosted.id, C))["unplannable"]
+    assert said.startswith("b_o_b has a decision to make in your turn"), said

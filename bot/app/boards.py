@@ -195,7 +195,9 @@ class Boards:
             for kind, by in sorted(look.offers.items())
         ]
         state["proposable"] = list(look.proposable)
-        state["unplannable"] = None if look.unplannable is None else word(look.unplannable)
+        # in page words: the opponent's name is escaped for Discord's markdown there
+        why = look.unplannable
+        state["unplannable"] = None if why is None else page_text(word(why))
         return versioned(state, moves.choices if moves else None)
 
     async def warnings(self, match: int, side: Side, group: str) -> dict[str, Any]:
