@@ -287,6 +287,21 @@ async def test_the_ai_fills_the_ladder_queue_only_within_the_servers_cap(h: Harn
     assert {opened.challenger.name, opened.opposition.name} == {"ann", "AI (normal)"}
 
 
+async def paired_with_the_ai_not_open(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ann paired with the AI by the ladder's fill, her match not open (Discord away for a
+    moment: the pairing is kept for the next tick)."""
+    await desk_of(h).join_queue(Place(GUILD, 100), ANN, "torishogi")
+    h.clock.advance(3 * HOUR)
+    open_thread = h.threads.open_thread
+
+    async def away(channel_id: int, name: str) -> int:
+        raise ConnectionError("Discord is away for a moment (simulated)")
+
+    monkeypatch.setattr(h.threads, "open_thread", away)
+    assert (await runner_of(h).tick()).opened == []
+    monkeypatch.setattr(h.threads, "open_thread", open_thread)
+
+
 async def test_the_ai_fill_counts_a_pairing_whose_match_is_not_open_yet_in_the_servers_cap(
     h: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -296,16 +311,7 @@ async def test_the_ai_fill_counts_a_pairing_whose_match_is_not_open_yet_in_the_s
     allows one."""
     desk, runner = desk_of(h), runner_of(h)
     await save_guild(h.store, GUILD, GuildSettings(ai_fill_after=2 * HOUR, ai_matches=1))
-    await desk.join_queue(Place(GUILD, 100), ANN, "torishogi")
-    h.clock.advance(3 * HOUR)
-    open_thread = h.threads.open_thread
-
-    async def away(channel_id: int, name: str) -> int:
-        raise ConnectionError("Discord is away for a moment (simulated)")
-
-    monkeypatch.setattr(h.threads, "open_thread", away)
-    assert (await runner.tick()).opened == []  # ann paired with the AI, her match not open
-    monkeypatch.setattr(h.threads, "open_thread", open_thread)
+    await paired_with_the_ai_not_open(h, monkeypatch)
     await desk.join_queue(Place(GUILD, 101), User(2, "bob"), "torishogi")
     h.clock.advance(3 * HOUR)
     [opened] = (await runner.tick()).opened
@@ -324,18 +330,8 @@ async def test_a_pairing_with_the_ai_not_open_yet_counts_in_the_player_s_own_cap
     h = Harness(db, settings=Settings(burst=1000, every=0.001, ai_processes=0, ai_matches=1))
     await h.open()
     try:
-        desk, runner = desk_of(h), runner_of(h)
         await save_guild(h.store, GUILD, GuildSettings(ai_fill_after=2 * HOUR))
-        await desk.join_queue(Place(GUILD, 100), ANN, "torishogi")
-        h.clock.advance(3 * HOUR)
-        open_thread = h.threads.open_thread
-
-        async def away(channel_id: int, name: str) -> int:
-            raise ConnectionError("Discord is away for a moment (simulated)")
-
-        monkeypatch.setattr(h.threads, "open_thread", away)
-        assert (await runner.tick()).opened == []  # paired with the AI, her match not open
-        monkeypatch.setattr(h.threads, "open_thread", open_thread)
+        await paired_with_the_ai_not_open(h, monkeypatch)
         with pytest.raises(Refused) as refused:
             await h.service.challenge_ai(Place(GUILD, 200), ANN, "easy", Terms(game="torishogi"))
         # she has no match to finish or resign yet: she is told what counts, and to wait
@@ -344,8 +340,27 @@ async def test_a_pairing_with_the_ai_not_open_yet_counts_in_the_player_s_own_cap
             "counting your ladder pairing with the AI whose match has yet to open: once it "
             "is open, finish or resign one first."
         )
-        await runner.tick()
+        await runner_of(h).tick()
         assert len(await h.service.matches_of(ANN.id)) == 1
+    finally:
+        await h.close()
+
+
+async def test_a_player_at_their_cap_with_a_live_match_and_a_pairing_is_told_to_end_one_now(
+    db: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ann, with a match against the AI under way and a ladder pairing with it not open
+    yet, at her cap of two, was told to finish or resign one "once it is open", though she
+    may end the one under way now."""
+    h = Harness(db, settings=Settings(burst=1000, every=0.001, ai_processes=0, ai_matches=2))
+    await h.open()
+    try:
+        await h.service.challenge_ai(Place(GUILD, 300), ANN, "easy", Terms(game="torishogi"))
+        await save_guild(h.store, GUILD, GuildSettings(ai_fill_after=2 * HOUR))
+        await paired_with_the_ai_not_open(h, monkeypatch)
+        with pytest.raises(Refused) as refused:
+            await h.service.challenge_ai(Place(GUILD, 200), ANN, "easy", Terms(game="torishogi"))
+        assert str(refused.value).endswith("Finish or resign one of them first."), refused.value
     finally:
         await h.close()
 

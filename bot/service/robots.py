@@ -303,10 +303,11 @@ class Robots:
 
 
 # ---- challenging the AI, and hints ----------------------------------------------------------
-def _at_own_cap(most: int, pending: int) -> str:
-    """The refusal of a player who has ``most`` matches against the AI, ``pending`` of them
-    ladder pairings whose match has yet to open (nothing to finish or resign there yet)."""
-    if pending:
+def _at_own_cap(most: int, playing: int, pending: int) -> str:
+    """The refusal of a player who has ``most`` matches against the AI, ``playing`` of them
+    under way and ``pending`` ladder pairings whose match has yet to open (nothing to finish
+    or resign there yet: with none under way, they are told to wait)."""
+    if pending and not playing:
         return ngettext(
             "You already have {n} match against the AI, the most one player may have at once, "
             "counting your ladder pairing with the AI whose match has yet to open: once it is "
@@ -338,7 +339,7 @@ async def check_challenge(
     most = ctx.settings.ai_matches
     pending = sum(user_id in players for _guild, *players in unopened)
     if len(against) + pending >= most:
-        raise Refused(_at_own_cap(most, pending))
+        raise Refused(_at_own_cap(most, len(against), pending))
     cap = await guild_ai_cap(ctx.store, ctx.settings, guild_id)
     if cap == 0:
         raise Refused(_("This server's admins have turned matches against the AI off here."))
