@@ -12,7 +12,7 @@ import pytest
 import pytest_asyncio
 import test_web_browser
 from test_web_browser import CHROMIUM, MISSING, WAIT, opened, player_page
-from web_world import ANN, World
+from web_world import ANN, BOB, HERE, World
 
 from bot.service import Terms
 from rules import Side
@@ -62,3 +62,25 @@ async def test_a_players_page_names_the_opponents_pieces_in_and_out_of_their_tur
     await expect(square(ann, "v5h1")).to_have_attribute("aria-label", "v5h1: le General de bob")
     await expect(square(bob, "v5h9")).to_have_attribute("aria-label", "v5h9: ann's General")
     await expect(square(bob, "v5h1")).to_have_attribute("aria-label", "v5h1: bob's General")
+
+
+async def test_r10_a_search_on_the_page_says_before_it_is_chosen_that_it_cannot_be_taken_back(
+    w: World, browser: Browser
+) -> None:
+    """Discord's Play panel says of a search, before it is picked, that it is never taken
+    back (R10); the page's chooser offered it beside the plain move to its square without a
+    word. Its option now says so."""
+    match = await w.playing(Terms(options={"board": "long", "assassins": True}))
+    for user in (ANN, BOB):
+        await w.service.setup(HERE, user, {"ruler": "K", "assassin": "none"})
+    me = await w.me(match, Side.CHALLENGER)
+    group, search = next(
+        (g, a) for g in me["choices"] if g.get("origin") for a in g["actions"] if a["final"]
+    )
+    ann = await player_page(w, browser, match, Side.CHALLENGER)
+    await square(ann, group["origin"]).click()
+    await expect(ann.locator(".cell.picked")).to_have_count(1, timeout=WAIT)
+    await square(ann, search["spot"]).click()
+    option = ann.locator("#chooser button", has_text=search["path"][-1])
+    await expect(option).to_contain_text("cannot be taken back", timeout=WAIT)
+    assert (await w.me(match, Side.CHALLENGER))["staged"] == []

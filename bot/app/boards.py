@@ -510,8 +510,8 @@ def _turn_moves(turn: int, view: GameView, names: Sequence[str]) -> list[dict[st
 
 
 def choices_json(groups: Sequence[ChoiceGroup], choices: Sequence[Choice]) -> list[dict[str, Any]]:
-    """The legal actions by group, each with the square a player points at (``spot``) and
-    every square it touches, by role."""
+    """The legal actions by group, each with the square a player points at (``spot``),
+    every square it touches, by role, and whether it is never taken back (``final``)."""
     by_group: dict[str, list[Choice]] = {}
     for choice in choices:
         by_group.setdefault(choice.group, []).append(choice)
@@ -529,6 +529,7 @@ def choices_json(groups: Sequence[ChoiceGroup], choices: Sequence[Choice]) -> li
                     "spot": c.spot,
                     "touches": [{"square": t.square, "role": t.role} for t in c.touches],
                     "warning": word(c.warning),
+                    "final": c.final,  # never taken back once staged: the page asks first (R10)
                 }
                 for c in by_group.get(group.key, [])
             ],

@@ -130,6 +130,7 @@ LABELS = {
     "board-after": N_("The board after turn {turn}"),
     "picked": N_("picked"),
     "with-warning": N_("{action} (warning: {warning})"),
+    "final": N_("cannot be taken back: Undo takes back neither it nor what was staged before it"),
     "answer-field": N_("answer {field}"),
     "starts-here": N_("your {piece} starts here"),
     "on-square": N_("On {square}"),

@@ -437,7 +437,7 @@ function press(square) {
     return;
   }
   const actions = spotted(square);
-  if (actions.length === 1 && !actions[0].warning) {
+  if (actions.length === 1 && !actions[0].warning && !actions[0].final) {
     act(actions[0]);
   } else if (actions.length) {
     offer(t("on-square", { square }), actions.map(actionOption));
@@ -496,10 +496,13 @@ function followPick() {
 
 // ---- choosers ------------------------------------------------------------------------------
 
+/** An action as a chooser's option; one never taken back (a search, R10) says so there, as
+ * a square's press opens the chooser for it rather than staging it at once. */
 function actionOption(action) {
+  const warnings = [action.warning, action.final ? t("final") : ""].filter(Boolean);
   return {
     text: (action.path && action.path.length ? action.path.join(" ") : action.label),
-    warning: action.warning,
+    warning: warnings.join(" · "),
     choose: () => act(action),
   };
 }
