@@ -141,14 +141,7 @@ def _planner(ctx: Context, table: Table, user: User) -> Side:
     deciding = _deciding(table, side)
     if deciding is not None:  # first: the turn is the player's, though the opponent acts
         raise Refused(word(deciding))
-    if table.game.side == side:
-        raise Refused(
-            _(
-                "It is your turn: a plan answers your opponent's turn. Play yours, then plan "
-                "your reply while theirs runs ({command}).",
-                command=ctx.cmd("play", localized=True),
-            )
-        )
+    plans.refuse_acting(ctx, table, side)
     plans.refuse_against_robot(table, side)
     return side
 

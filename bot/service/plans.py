@@ -300,13 +300,7 @@ async def manage(
     if cancel is not None:
         lines, said = _cancelled(lines, cancel)
     if add is not None:
-        if table.game.side == side:
-            raise Refused(
-                _(
-                    "It is your turn: a plan answers your opponent's turn. Play yours, then "
-                    "plan your replies while theirs runs."
-                )
-            )
+        refuse_acting(ctx, table, side)
         refuse_against_robot(table, side)
         if len(lines) >= MOST_LINES:
             raise Refused(_("You have {most} plans, the most; cancel one first.", most=MOST_LINES))
@@ -344,6 +338,34 @@ def against_robot(table: Table, side: Side) -> Text | None:
     if not is_robot(table.hosted.player(side.other)):
         return None
     return msg("The AI answers at once: there is no time to plan a reply against it.")
+
+
+def refuse_acting(ctx: Context, table: Table, side: Side) -> None:
+    """Refused while ``side``'s player acts: in their own turn, or deciding in the
+    opponent's (TI15: Torii's Monkey), their own turn to follow; a plan answers the
+    opponent's turn after it, so it is made once that one runs."""
+    if table.game.side != side:
+        return
+    command = ctx.cmd("play", localized=True)
+    view = table.game.view_for(side)
+    if view.deciding:
+        raise Refused(
+            _(
+                "You have a decision to make in {player}'s turn, {decision}, and then your own "
+                "turn to play: a plan answers their next turn, so make both ({command}), then "
+                "plan your reply while theirs runs.",
+                player=table.side_name(side.other),
+                decision=word(view.decision),
+                command=command,
+            )
+        )
+    raise Refused(
+        _(
+            "It is your turn: a plan answers your opponent's turn. Play yours, then plan your "
+            "reply while theirs runs ({command}).",
+            command=command,
+        )
+    )
 
 
 def refuse_against_robot(table: Table, side: Side) -> None:
