@@ -301,7 +301,7 @@ async def manage(
         lines, said = _cancelled(lines, cancel)
     if add is not None:
         refuse_acting(ctx, table, side)
-        refuse_against_robot(table, side)
+        refuse_unplannable(table, side)
         if len(lines) >= MOST_LINES:
             raise Refused(_("You have {most} plans, the most; cancel one first.", most=MOST_LINES))
         copy = table.game.for_player(side)
@@ -368,11 +368,33 @@ def refuse_acting(ctx: Context, table: Table, side: Side) -> None:
     )
 
 
-def refuse_against_robot(table: Table, side: Side) -> None:
-    """Refused when ``side``'s opponent is an AI (``against_robot``)."""
-    why = against_robot(table, side)
+def unplannable(table: Table, side: Side) -> Text | None:
+    """Why ``side``'s player may not plan a reply while the opponent acts (None: they
+    may), worded where it is shown (``word``): a page offers no plan mode then. Their own
+    turn aside (``refuse_acting``): nothing is offered to plan in it."""
+    return _deciding(table, side) or against_robot(table, side)
+
+
+def refuse_unplannable(table: Table, side: Side) -> None:
+    """Refused while ``side`` may not plan (``unplannable``), in the panel as with
+    ``/tora plans``, which would otherwise try the line and refuse it with a rules error."""
+    why = unplannable(table, side)
     if why is not None:
         raise Refused(word(why))
+
+
+def _deciding(table: Table, side: Side) -> Text | None:
+    """Why no plan while the opponent decides in ``side``'s turn (TI15): their own turn
+    follows, and a plan answers that turn, whose position the decision has not made yet."""
+    view = table.game.view_for(side)
+    if not view.deciding or view.side != side.other:
+        return None
+    return msg(
+        "{player} has a decision to make in your turn, {decision}, and then plays their own "
+        "turn: a plan answers that turn, so plan your reply once it runs.",
+        player=table.side_name(side.other),
+        decision=view.decision,
+    )
 
 
 def _cancelled(lines: list[Line], cancel: str) -> tuple[list[Line], str]:
