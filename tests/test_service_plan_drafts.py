@@ -188,3 +188,15 @@ async def test_ti15_a_reply_of_two_monkey_decisions_is_picked_in_the_plan_panel(
     assert draft.mine == ("flip C", "flip none") and draft.complete, draft.mine
     saved = await h.running.draft_plan(HERE, BOB, step="save")
     assert saved.news == "Plan 1 saved.", saved.news
+
+
+async def test_ti15_the_monkeys_owner_deciding_is_told_so_when_planning(h: Harness) -> None:
+    """bob answers for his Monkey in ann's turn (TI15): asking to plan, in the panel or with
+    `/tora plans`, he was told "It is your turn", though it is ann's turn and what he owes
+    is a decision, then his own turn. He is told that now."""
+    await torii_until_the_monkeys_pause(h)
+    for attempt in (h.running.draft_plan(HERE, BOB), h.running.plans(HERE, BOB, add="1 a1 > 1 a2")):
+        with pytest.raises(
+            Refused, match="You have a decision to make in ann's turn, the Monkey's"
+        ):
+            await attempt

@@ -598,7 +598,10 @@ async def test_ti15_a_plan_triggered_by_the_opponents_monkey_answer_is_refused(
 ) -> None:
     """ann's turn waits for bob's Monkey (TI15), so ann may plan; "flip none > 1 f4" was
     saved as "if bob plays flip none, you play 1 f4", but bob's own turn follows his answer:
-    1 f4 was checked as a move of his, and the plan could never be played as told."""
+    1 f4 was checked as a move of his, and the plan could never be played as told. Then
+    every line was tried and refused with a rules error ("Step 1 cannot be played: ...",
+    or "after `flip none` it is still your opponent's turn"), where the panel said why no
+    plan can be made: `/tora plans` says the same now."""
     from test_service_games import torii_until_the_monkeys_pause
 
     await torii_until_the_monkeys_pause(h)
@@ -608,8 +611,9 @@ async def test_ti15_a_plan_triggered_by_the_opponents_monkey_answer_is_refused(
     mine.end_turn()
     assert mine.side == Side.OPPOSITION  # bob's own turn follows his answer
     bobs_move = mine.notation(mine.legal_actions()[0])
-    with pytest.raises(Refused, match="it is still your opponent's turn"):
-        await h.service.plans(HERE, ANN, add=f"flip none > {bobs_move}")
+    for line in (f"flip none > {bobs_move}", f"flip none; {bobs_move} > 1 c3"):
+        with pytest.raises(Refused, match="bob has a decision to make in your turn"):
+            await h.service.plans(HERE, ANN, add=line)
     assert not await stored(h, Side.CHALLENGER)
 
 

@@ -545,3 +545,28 @@ async def test_the_asker_of_a_takeback_is_told_of_their_own_last_turn(h: Harness
     assert asked.text == "You proposed a takeback of your last turn (it is played again)."
     with pytest.raises(Refused, match="already proposed a takeback of your last turn"):
         await h.running.takeback(HERE, ANN)
+
+
+async def test_ti15_a_monkey_decision_left_to_its_deadline_is_not_asked_back(h: Harness) -> None:
+    """Both Spirits Monkeys: ann's flip leaves bob's tiles all used, and bob lets his own
+    Monkey's answer to it (TI15) lapse at its deadline, so his own turn is a pass the host
+    plays (TI8). His takeback was asked (and an AI opponent agreed to it), then refused at
+    the Accept, as the decision it goes back with ended at its deadline: it is refused
+    when asked now, with that reason."""
+    await h.service.challenge(
+        HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR, game="torii", rated=False)
+    )
+    await h.service.accept(HERE, BOB)
+    await h.service.setup(HERE, ANN, {"spirit": "Monkey"})
+    await h.service.setup(HERE, BOB, {"spirit": "Monkey"})
+    await h.settle()
+    for index, text in enumerate(TO_A_FORCED_PASS):
+        await turn(h, ANN if index % 2 == 0 else BOB, text)
+        await h.settle()
+    await h.advance(10 * HOUR)  # bob's decision lapses: his own turn is the host's pass
+    table = await h.service._table(HERE.channel_id)
+    assert table.game.turns[-1].events[0].kind == "pass"
+    posts = len(h.delivery.texts(HERE.channel_id))
+    with pytest.raises(Refused, match="ended at its deadline or by an agreement"):
+        await h.running.takeback(HERE, BOB)
+    assert len(h.delivery.texts(HERE.channel_id)) == posts  # no request posted

@@ -22,7 +22,7 @@ from .notify import PROPOSAL, TURN
 from .phases import FINISHED, PLAYING
 from .stops import run_until, running_between
 from .table import DRAW, OFFERS, PAUSE, RESET, REWIND, SPENT, Table, player_side
-from .takebacks import before_asked, check_takeback, rewind
+from .takebacks import before_asked, check_takeback, lapsed, rewind
 from .texts import duration, listing, moment
 from .turns import after_turn
 
@@ -203,14 +203,10 @@ async def proposable(ctx: Context, table: Table, side: Side) -> tuple[str, ...]:
 async def _check_rewind(ctx: Context, table: Table, side: Side) -> None:
     """The checks of ``side``'s takeback that read the log: their last turn ended by End
     turn (not at its deadline or by an agreement), and was not a pass the host played after
-    the opponent's turn (``before_asked``, TI8)."""
+    the opponent's turn, nor one after a decision of theirs that lapsed (``before_asked``,
+    TI8, TI15)."""
     if not await ctx.store.last_turn_ended_by_player(table.played.id):
-        raise Refused(
-            _(
-                "Your last turn ended at its deadline or by an agreement, so it cannot be "
-                "taken back."
-            )
-        )
+        raise lapsed()
     await before_asked(ctx, table, side)
 
 

@@ -17,9 +17,8 @@ import json
 from dataclasses import dataclass, field, replace
 from functools import partial
 
-from bot.i18n import _, word
+from bot.i18n import _
 from rules import ActionError, GameState, GameView, Side, game_type
-from rules.words import Text, msg
 
 from . import plans, pointing, showing
 from .context import Context
@@ -136,42 +135,11 @@ async def _cancelled(ctx: Context, table: Table, user: User, cancel: str) -> Dra
 
 def _planner(ctx: Context, table: Table, user: User) -> Side:
     """The user's side, if they may plan now: a player while the opponent's own turn runs
-    (``unplannable`` says why not otherwise, their own turn aside)."""
+    (``plans.refuse_acting``, ``plans.unplannable`` say why not otherwise)."""
     side = player_side(table, user)
-    deciding = _deciding(table, side)
-    if deciding is not None:  # first: the turn is the player's, though the opponent acts
-        raise Refused(word(deciding))
-    if table.game.side == side:
-        raise Refused(
-            _(
-                "It is your turn: a plan answers your opponent's turn. Play yours, then plan "
-                "your reply while theirs runs ({command}).",
-                command=ctx.cmd("play", localized=True),
-            )
-        )
-    plans.refuse_against_robot(table, side)
+    plans.refuse_acting(ctx, table, side)
+    plans.refuse_unplannable(table, side)
     return side
-
-
-def unplannable(table: Table, side: Side) -> Text | None:
-    """Why ``side``'s player may not plan a reply while the opponent acts (None: they
-    may), worded where it is shown (``word``): a page offers no plan mode then. Their own
-    turn aside: nothing is offered to plan in it."""
-    return _deciding(table, side) or plans.against_robot(table, side)
-
-
-def _deciding(table: Table, side: Side) -> Text | None:
-    """Why no plan while the opponent decides in ``side``'s turn (TI15): their own turn
-    follows, and a plan answers that turn, whose position the decision has not made yet."""
-    view = table.game.view_for(side)
-    if not view.deciding or view.side != side.other:
-        return None
-    return msg(
-        "{player} has a decision to make in your turn, {decision}, and then plays their own "
-        "turn: a plan answers that turn, so plan your reply once it runs.",
-        player=table.side_name(side.other),
-        decision=view.decision,
-    )
 
 
 async def _load(ctx: Context, table: Table, side: Side) -> _Parts:

@@ -21,8 +21,7 @@ from rules.protocol import Choice, ChoiceGroup
 from rules.words import Text
 from storage import Hosted, HostedNotFound
 
-from . import agreements, picking, play, reminders, setup_phase, timing, typed
-from .drafting import unplannable
+from . import agreements, picking, plans, play, reminders, setup_phase, timing, typed
 from .errors import NotAllowed, Refused
 from .host import Host
 from .models import User
@@ -83,7 +82,7 @@ class Look:
     moves: Moves | None = None
     setup: SetupForm | None = None
     proposable: tuple[str, ...] = ()
-    unplannable: Text | None = None  # why the viewer may not plan a reply now (``drafting``)
+    unplannable: Text | None = None  # why the viewer may not plan a reply now (``plans``)
 
     @property
     def user_id(self) -> int | None:
@@ -175,7 +174,7 @@ class Looking(Host):
         look = replace(look, view=view, outcome=game.outcome(), history=_history(game))
         if viewer is not None and hosted.phase == PLAYING and not game.is_over():
             kinds = await agreements.proposable(self._ctx, table, viewer)
-            look = replace(look, proposable=kinds, unplannable=unplannable(table, viewer))
+            look = replace(look, proposable=kinds, unplannable=plans.unplannable(table, viewer))
         acting = hosted.phase == PLAYING and not table.paused and not game.is_over()
         if viewer is not None and acting and game.side == viewer:
             if seen:

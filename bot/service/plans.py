@@ -300,14 +300,8 @@ async def manage(
     if cancel is not None:
         lines, said = _cancelled(lines, cancel)
     if add is not None:
-        if table.game.side == side:
-            raise Refused(
-                _(
-                    "It is your turn: a plan answers your opponent's turn. Play yours, then "
-                    "plan your replies while theirs runs."
-                )
-            )
-        refuse_against_robot(table, side)
+        refuse_acting(ctx, table, side)
+        refuse_unplannable(table, side)
         if len(lines) >= MOST_LINES:
             raise Refused(_("You have {most} plans, the most; cancel one first.", most=MOST_LINES))
         copy = table.game.for_player(side)
@@ -346,11 +340,61 @@ def against_robot(table: Table, side: Side) -> Text | None:
     return msg("The AI answers at once: there is no time to plan a reply against it.")
 
 
-def refuse_against_robot(table: Table, side: Side) -> None:
-    """Refused when ``side``'s opponent is an AI (``against_robot``)."""
-    why = against_robot(table, side)
+def refuse_acting(ctx: Context, table: Table, side: Side) -> None:
+    """Refused while ``side``'s player acts: in their own turn, or deciding in the
+    opponent's (TI15: Torii's Monkey), their own turn to follow; a plan answers the
+    opponent's turn after it, so it is made once that one runs."""
+    if table.game.side != side:
+        return
+    command = ctx.cmd("play", localized=True)
+    view = table.game.view_for(side)
+    if view.deciding:
+        raise Refused(
+            _(
+                "You have a decision to make in {player}'s turn, {decision}, and then your own "
+                "turn to play: a plan answers their next turn, so make both ({command}), then "
+                "plan your reply while theirs runs.",
+                player=table.side_name(side.other),
+                decision=word(view.decision),
+                command=command,
+            )
+        )
+    raise Refused(
+        _(
+            "It is your turn: a plan answers your opponent's turn. Play yours, then plan your "
+            "reply while theirs runs ({command}).",
+            command=command,
+        )
+    )
+
+
+def unplannable(table: Table, side: Side) -> Text | None:
+    """Why ``side``'s player may not plan a reply while the opponent acts (None: they
+    may), worded where it is shown (``word``): a page offers no plan mode then. Their own
+    turn aside (``refuse_acting``): nothing is offered to plan in it."""
+    return _deciding(table, side) or against_robot(table, side)
+
+
+def refuse_unplannable(table: Table, side: Side) -> None:
+    """Refused while ``side`` may not plan (``unplannable``), in the panel as with
+    ``/tora plans``, which would otherwise try the line and refuse it with a rules error."""
+    why = unplannable(table, side)
     if why is not None:
         raise Refused(word(why))
+
+
+def _deciding(table: Table, side: Side) -> Text | None:
+    """Why no plan while the opponent decides in ``side``'s turn (TI15): their own turn
+    follows, and a plan answers that turn, whose position the decision has not made yet."""
+    view = table.game.view_for(side)
+    if not view.deciding or view.side != side.other:
+        return None
+    return msg(
+        "{player} has a decision to make in your turn, {decision}, and then plays their own "
+        "turn: a plan answers that turn, so plan your reply once it runs.",
+        player=table.side_name(side.other),
+        decision=view.decision,
+    )
 
 
 def _cancelled(lines: list[Line], cancel: str) -> tuple[list[Line], str]:

@@ -61,6 +61,14 @@ def check_takeback(table: Table, side: Side) -> None:
         ) from None
 
 
+def lapsed() -> Refused:
+    """The refusal of a takeback whose turn ended at its deadline or by an agreement: the
+    log holds no End turn to go back to (``Store.before_last_turn``)."""
+    return Refused(
+        _("Your last turn ended at its deadline or by an agreement, so it cannot be taken back.")
+    )
+
+
 def check_discard(table: Table, asker: Side) -> None:
     """The takeback drops what its accepter staged: refused while that holds an action the
     rules never take back (``check_discard``: TORA's search, R10), whose player would
@@ -86,7 +94,8 @@ async def before_asked(ctx: Context, table: Table, asker: Side) -> tuple[GameSta
     choice of theirs: it goes back with the turn before it when that one is theirs (their
     decision in the opponent's turn left it a pass, TI15), and is refused when that one is
     the opponent's: else the asker would be put back before the same pass, which nobody
-    plays for them then."""
+    plays for them then, or when the decision before it lapsed at its deadline (``lapsed``),
+    so that a request asked is one its Accept can carry out."""
     match = table.played
     found = await ctx.store.before_last_turn(match)
     if found is None or not found[0].view_for(None).forced_pass:
@@ -99,7 +108,10 @@ async def before_asked(ctx: Context, table: Table, asker: Side) -> tuple[GameSta
                 "action: there is no turn of yours to take back."
             )
         )
-    return await ctx.store.before_last_turn(match, 2)
+    with_decision = await ctx.store.before_last_turn(match, 2)
+    if with_decision is None:
+        raise lapsed()
+    return with_decision
 
 
 async def rewind(ctx: Context, table: Table, side: Side) -> Reply:
