@@ -228,3 +228,21 @@ async def test_the_assassin_autocomplete_in_a_dm_of_several_matches_says_to_name
         said = "You play in several matches: say which one with the `match` option."
         assert await hint("strategy", "a") == [said]
         assert await hint("assassin", "v") == [said]
+
+
+async def test_r41_the_setup_command_edits_the_form_in_the_dm_too(tmp_path: Path) -> None:
+    """ann chose her strategy with ``/tora setup``: the setup message in her DMs still said
+    "choose your strategy first" for her Assassin, offered only ``none`` and showed no
+    strategy chosen, until one of its own components was used. It now shows her form as the
+    command left it."""
+    async with Stage(tmp_path) as stage:
+        await accepted(stage, board="long", assassins=True)
+        dm = await setup_message(stage, "ann")
+        await stage.slash("ann", "setup", strategy="aggressive")
+        dm = stage.emu.world.messages[dm.id]
+        chosen = next(c for c in components(dm) if c.get("label") == "Strategy: aggressive")
+        assert chosen["style"] == 3  # green: the choice is marked
+        squares = [o["value"] for o in select_of(dm, "assassin")["options"]]
+        assert len(squares) > 2 and squares[-1] == "none", squares
+        links = [c.get("label") for c in components(dm) if c.get("style") == 5]
+        assert links == ["Open the board"]

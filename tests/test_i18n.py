@@ -630,7 +630,7 @@ def test_boards_left_out_of_a_japanese_round_post_are_not_counted_as_people() ->
     """A round's post counts the boards it leaves out ("...and 12 more"); Japanese counted
     them with 人, the counter for people. The same line counts standings rows: 件 (items)
     suits both."""
-    from bot.tournament.event_texts import clipped
+    from bot.service.texts import clipped
 
     boards = [(f"board {n}: a long line naming its two players " * 3, True) for n in range(60)]
     with speaking("ja"):

@@ -369,3 +369,17 @@ async def test_a_removal_reason_holding_a_control_character_is_refused(h: Harnes
     assert await raw_sql(h.store.config, "SELECT reason FROM ladder_removals") == []
     reply = await desk.remove_result(GUILD, shared, CID, "shared account", admin=True)
     assert "off the ladder" in reply.text
+
+
+async def test_a_ladder_match_in_a_thread_is_pointed_at_in_the_ladder_channel(
+    h: Harness,
+) -> None:
+    """A ladder match opened in a thread of the ladder channel left that channel silent: a
+    spectator there never learnt a game had begun (a challenge with a thread says "... is
+    in #thread" where it was made). The channel now gets one post pointing at the thread."""
+    await save_guild(h.store, GUILD, GuildSettings(ladder_channel=LADDER))
+    thread = await pair(h, ANN, BOB)
+    await h.settle()
+    [pointer] = h.delivery.texts(LADDER)
+    assert f"<#{thread}>" in pointer and "ann" in pointer and "bob" in pointer, pointer
+    assert pointer.startswith("A rated ladder match has begun in its own thread:"), pointer

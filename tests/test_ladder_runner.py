@@ -21,7 +21,7 @@ from bot.service.testing import Harness
 from storage.competitions.ladders import LadderKey
 from tests.service_helpers import busy_while, gated
 
-ANN, BOB, CID = User(1, "ann"), User(2, "bob"), User(3, "cid")
+ANN, BOB, CID, DEE = User(1, "ann"), User(2, "bob"), User(3, "cid"), User(4, "dee")
 HERE = Place(GUILD, 100)
 SHORT1 = LadderKey(GUILD, "short", 1)
 
@@ -460,3 +460,24 @@ async def test_the_ai_plays_only_whoever_waited_when_their_locks_were_taken(h: H
     later = await runner._fill(GUILD, "torishogi")
     assert locked == [ANN.id, BOB.id]
     assert [{o.challenger.name, o.opposition.name} for o in later] == [{"bob", "AI (normal)"}]
+
+
+async def test_ladder_matches_opened_by_one_tick_share_one_pointer_post(h: Harness) -> None:
+    """A tick opening several ladder matches in threads of one channel points at them all
+    in a single post there (not one post per match, flooding the channel)."""
+    for user in (ANN, BOB, CID, DEE):
+        await h.store.save_player(user.id, user.name)
+    await Results(h.store, h.clock.now).record_match(await finished(h.store, 1, 2, "C"))
+    await Results(h.store, h.clock.now).record_match(await finished(h.store, 3, 4, "C", "long"))
+    desk, runner = desk_of(h), runner_of(h)
+    for user, board in ((ANN, "short"), (BOB, "short"), (CID, "long"), (DEE, "long")):
+        await desk.join_queue(HERE, user, board)  # each winner 325 above its loser: unpaired
+    await h.settle()
+    assert h.delivery.texts(HERE.channel_id) == []
+    h.clock.advance(5 * HOUR)  # 350 allowed
+    opened = (await runner.tick()).opened
+    assert len(opened) == 2
+    await h.settle()
+    [pointer] = h.delivery.texts(HERE.channel_id)
+    assert pointer.startswith("Rated ladder matches have begun, each in its own thread:")
+    assert all(f"<#{o.thread_id}>" in pointer for o in opened), pointer

@@ -307,3 +307,13 @@ async def test_setup_mid_torishogi_says_the_match_has_none(h: Harness) -> None:
         "This match of ToriShogi has no setup: nothing is chosen before its first turn, and "
         "`/tora board` shows the board."
     )
+
+
+async def test_setup_before_a_torishogi_challenge_is_accepted_says_it_has_none(h: Harness) -> None:
+    """ann typed `/tora setup` on her ToriShogi challenge bob had not accepted yet: she was
+    told "The match has not been accepted yet, so that cannot be done now", as if a setup
+    would come once he did. Now she is told the match has no setup at all."""
+    await h.service.challenge(HERE, ANN, BOB, Terms(game="torishogi"))
+    with pytest.raises(Refused) as early:
+        await h.service.setup(HERE, ANN, {"spirit": "Monkey"})
+    assert str(early.value).startswith("This match of ToriShogi has no setup:"), early.value

@@ -538,7 +538,7 @@ async def test_a_large_brackets_standings_are_one_message_of_whole_rows(h: Harne
     more, as an event's are (0171712)."""
     import re
 
-    from bot.tournament.event_texts import LONGEST_POST
+    from bot.service.texts import LONGEST_POST
 
     players = [User(10 + i, f"Großmeisterin Walpurgisnacht {i:03d}"[:32]) for i in range(44)]
     desk = await cup(h, *players)

@@ -237,6 +237,12 @@ class SetupForms:
             return Picked(reply.text, None)
         return Picked(f"{form.text}\n{reply.text}", form)
 
+    async def kept(self, match_id: int, channel_id: int) -> list[int]:
+        """The setup messages of match ``match_id`` kept in ``channel_id`` (a player's DMs):
+        the forms a typed ``/tora setup`` leaves behind, which a front end shows anew."""
+        kept = await self.service.records.button_messages(match_id)
+        return [m.message_id for m in kept if m.channel_id == channel_id and VERB in m.verbs]
+
     async def _over(self, place: Place, user: User) -> bool:
         """Whether the player's setup is over (there is no form to show them any more)."""
         try:

@@ -37,6 +37,7 @@ from .options import (
 )
 from .panel import open_panel, play
 from .respond import Outgoing, within
+from .setup_form import show_in_dm
 from .setup_form import view_of as setup_view
 
 MATCH = "Which of your matches (only needed in a DM when you play in several)"
@@ -191,6 +192,8 @@ class Tora(Completing, app_commands.Group):
         async def work() -> Outgoing:
             done = await forms.typed(caller, match, typed)
             form = done.form
+            if form is not None:
+                await show_in_dm(interaction, done.channel_id, form)
             view = None if form is None else setup_view(done.channel_id, form)
             return Outgoing(done.answer.text, done.answer.files, view=view)
 

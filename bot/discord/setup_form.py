@@ -9,6 +9,7 @@ and the form turns off; the sweeper disables the forms it sent (what was chosen 
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any
 
@@ -35,6 +36,7 @@ from .handlers import handlers_of
 from .links import keeping, links_of
 from .respond import NOBODY, Refusal, answer_pick, own_message, report
 
+log = logging.getLogger(__name__)
 _WHERE = r"(?P<channel>\d{1,20}):m(?P<match>\d{1,20})t(?P<turn>\d{1,9})"
 BUTTON_TEMPLATE = r"tora:su:" + _WHERE + r":(?P<name>[a-z_]{1,20}):(?P<index>\d{1,2})"
 SELECT_TEMPLATE = r"tora:ss:" + _WHERE + r":(?P<name>[a-z_]{1,20}):(?P<part>\d{1,2})"
@@ -165,18 +167,35 @@ async def _answered(
             return Refusal(report(interaction, exc))
         shown: dict[str, Any] = {"allowed_mentions": NOBODY}
         if picked.form is not None:  # else the setup is over: the sweeper disables every form
-            shown["view"] = _with_links(interaction, picked.form, view_of(channel_id, picked.form))
+            view = view_of(channel_id, picked.form)
+            shown["view"] = _with_links(interaction.message, picked.form, view)
     shown["content"] = f"{_heading(interaction)}{picked.text}"[:2000]
     return shown
 
 
+async def show_in_dm(
+    interaction: discord.Interaction[Any], channel_id: int, form: SetupForm
+) -> None:
+    """A typed ``/tora setup`` changed the caller's setup: the setup message in their DMs
+    shows their form as it is now, where it would contradict the command (an Assassin still
+    waiting for the strategy just chosen) until its own next pick. Its text stays (the
+    prompt); a failure leaves it as it was, as that pick shows the form anew."""
+    forms = handlers_of(interaction).app.setup
+    try:
+        dm = await interaction.user.create_dm()
+        for message_id in await forms.kept(form.stamp.match, dm.id):
+            shown = await dm.fetch_message(message_id)
+            await shown.edit(view=_with_links(shown, form, view_of(channel_id, form)))
+    except discord.HTTPException as exc:
+        log.info("could not show the setup form anew: %s", exc, extra={"channel": channel_id})
+
+
 def _with_links(
-    interaction: discord.Interaction[Any], form: SetupForm, view: discord.ui.View
+    message: discord.Message | None, form: SetupForm, view: discord.ui.View
 ) -> discord.ui.View:
     """``form``'s ``view`` with the link buttons of the form it replaces (the player's
     board), in the row after the form's when it leaves one free: only the message knows
     them."""
-    message = interaction.message
     links = () if message is None else links_of(discord.ui.View.from_message(message))
     rows = len(layout(form))
     if rows >= ROWS:

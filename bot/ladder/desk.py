@@ -188,12 +188,15 @@ class LadderDesk:
         await self._store.save_player(user.id, user.name)
         with refusals():
             pairs = await self._queue.join(place.guild_id, board, user.id, place.channel_id)
-        paired, mine = False, None
+        paired, mine, done = False, None, []
         for pairing in pairs:
             own = user.id in (pairing.first_id, pairing.second_id)
             opened = await self._opener.open(pairing, user.id if own else None)
+            if isinstance(opened, Opened):
+                done.append(opened)
             if own:
                 paired, mine = True, opened
+        await self._opener.point(done)
         if not paired:
             others = len(await self._queue.waiting(place.guild_id, board)) - 1
             return Reply(texts.waiting(board, others, self._settings))

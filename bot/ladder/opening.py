@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from bot.i18n import _, speaking
@@ -26,8 +26,8 @@ from bot.service.languages import player_language, server_language
 from bot.service.models import is_robot
 from bot.service.outbox import private_post
 from bot.service.ports import ChannelGone, Undeliverable
-from bot.service.texts import escape
-from storage import Hosted, Store
+from bot.service.texts import clipped, escape
+from storage import Hosted, Post, Store
 from storage.competitions.ladders import LadderTx
 
 from .queue import OPENING, Pairing, claimant
@@ -46,6 +46,7 @@ class Opened:
     hosted: Hosted
     thread_id: int
     thread_name: str | None  # None: no thread, the match is played in the channel itself
+    parent: int  # the channel the thread is in (where it is pointed at)
     challenger: User
     opposition: User
 
@@ -148,7 +149,24 @@ class Opener:
             return None
         await self._transact(lambda tx: tx.drop_pairing(pairing.id))
         shown = None if thread in (parent, pairing.channel_id) else name
-        return Opened(pairing, hosted, thread, shown, challenger, opposition)
+        return Opened(pairing, hosted, thread, shown, parent, challenger, opposition)
+
+    async def point(self, opened: Sequence[Opened]) -> None:
+        """Point at the matches just opened in threads of their own, in the channels the
+        threads are in: a spectator there would not learn otherwise that they began (as a
+        challenge opened in a thread says where it is). One post a channel for all of them,
+        however many a tick opened at once, not one a match."""
+        threaded: dict[int, list[Opened]] = {}
+        for one in opened:
+            if one.thread_name is not None:
+                threaded.setdefault(one.parent, []).append(one)
+        posts = []
+        for parent, group in threaded.items():
+            with speaking(await server_language(self._store, group[0].pairing.guild_id)):
+                posts.append(Post(parent, pointer(group)))
+        if posts:
+            await self._transact(lambda tx: tx.post(posts))
+            await self._service.deliver_written()
 
     async def _give_up(
         self,
@@ -221,6 +239,27 @@ class Opener:
 
         await self._transact(work)
         await self._service.deliver_written()
+
+
+def pointer(group: Sequence[Opened]) -> str:
+    """The post pointing at the ladder matches ``group`` just opened in threads of one
+    channel, a line each (as many as fit)."""
+    if len(group) == 1:
+        head = _("A rated ladder match has begun in its own thread:")
+    else:
+        head = _("Rated ladder matches have begun, each in its own thread:")
+    return clipped(head, [(_pointed(one), True) for one in group])
+
+
+def _pointed(one: Opened) -> str:
+    thread = f"<#{one.thread_id}>"
+    return _(
+        "{challenger} v {opposition}, {ladder} ladder: {thread}",
+        challenger=escape(one.challenger.name),
+        opposition=escape(one.opposition.name),
+        ladder=ladder_name(one.pairing.board),
+        thread=thread,
+    )
 
 
 def intro(pairing: Pairing, challenger: User, opposition: User) -> str:

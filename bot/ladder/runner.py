@@ -86,7 +86,9 @@ class LadderRunner:
         """Open the matches of pairings a crash left unopened (their players were taken off
         the queue already): call it once the match service has started. Each tick does it
         too, for a process that takes the lease over later."""
-        return await self._resume() if await self._lead() else []
+        opened = await self._resume() if await self._lead() else []
+        await self._opener.point(opened)
+        return opened
 
     async def _resume(self) -> list[Opened]:
         """Open the stored pairings that nobody is opening (``Opener.resume`` claims each
@@ -132,6 +134,7 @@ class LadderRunner:
         if expired:
             await self._service.deliver_written()
         opened += await self._resume()
+        await self._opener.point(opened)
         return Tick(rated, expired, opened)
 
     async def _fill(self, guild_id: int, board: str) -> list[Opened]:

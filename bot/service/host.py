@@ -313,7 +313,7 @@ class Host:
         if table is None:
             raise Refused(self._no_match())
         if table.hosted.phase not in phases:
-            raise Refused(_wrong_phase(table.hosted))
+            raise Refused(wrong_phase(table.hosted))
         if expect is not None:
             check_stamp(table, expect, *self._stale_commands())
         try:
@@ -679,7 +679,8 @@ def check_stamp(table: Table, expect: Stamp, board: str, play: str) -> None:
         )
 
 
-def _wrong_phase(hosted: Hosted) -> str:
+def wrong_phase(hosted: Hosted) -> str:
+    """Why a command is refused in the match's phase."""
     if hosted.phase == CHALLENGE:
         return _("The match has not been accepted yet, so that cannot be done now.")
     if hosted.phase == SETUP:

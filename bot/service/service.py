@@ -39,7 +39,7 @@ from .away import Absences
 from .coaching import Coaching
 from .drafting import Drafting
 from .errors import Refused, StaleRequest
-from .host import OVER, EndedListener
+from .host import OVER, EndedListener, wrong_phase
 from .looking import Looking
 from .models import Menu, Place, Reply, User
 from .offload import Painted, Worked
@@ -309,13 +309,19 @@ class MatchService(Looking, Absences, Drafting, Coaching):
         ``spirit``. Answers the match does not ask are set aside and named (none that it
         asks: refused)."""
         given = dict(answers)
-        # A command's answer once the game is on is told the setup is settled (``choose``);
-        # a form's pick (``expect``: the setup's stamp) is refused as out of its phase before
-        # its stamp is judged, which would call it a turn that has ended.
-        phases = (SETUP,) if expect is not None else (SETUP, PLAYING)
-        return await self._command(
-            place, user, expect, phases, lambda t: setup_phase.choose(self._ctx, t, user, given)
-        )
+        # A command's answer once the game is on is told the setup is settled, and one in a
+        # game without a setup (ToriShogi) that it has none, even before the challenge is
+        # accepted (``choose``); a form's pick (``expect``: the setup's stamp) is refused as
+        # out of its phase before its stamp is judged, which would call it a turn that has
+        # ended.
+        phases = (SETUP,) if expect is not None else (CHALLENGE, SETUP, PLAYING)
+
+        async def flow(table: Table) -> Reply:
+            if table.hosted.phase == CHALLENGE and setup_phase.asks_setup(table.terms):
+                raise Refused(wrong_phase(table.hosted))
+            return await setup_phase.choose(self._ctx, table, user, given)
+
+        return await self._command(place, user, expect, phases, flow)
 
     async def setup_form(self, place: Place, user: User) -> SetupForm:
         """The player's setup as a form (each question, what may be picked now, what they

@@ -71,11 +71,12 @@ def complete(terms: Terms, choice: SetupChoice) -> bool:
 
 async def choose(ctx: Context, table: Table, user: User, given: Mapping[str, str]) -> Reply:
     """A player's setup answers by question name (TORA's ``strategy``, ``ruler`` and
-    ``assassin``, Torii's ``spirit``): any of them at a time; refused once the game began."""
+    ``assassin``, Torii's ``spirit``): any of them at a time; refused once the game began,
+    and whatever the phase in a game that has no setup (ToriShogi)."""
     hosted = table.hosted
-    side = player_side(table, user)
-    if hosted.phase == PLAYING:
+    if hosted.phase == PLAYING or not asks_setup(table.terms):
         raise Refused(_settled(ctx, table.terms))
+    side = player_side(table, user)
     before = await ctx.store.hosting.private_setup_choice(hosted.id, side) or SetupChoice()
     if not given:
         raise Refused(_unanswered(ctx, table, side, before))

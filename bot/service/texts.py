@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 from bot.i18n import SOURCE, _, current, ngettext, speaking
 from rules import Side
 from rules.errors import echo as quote
+
+# A bot's message holds 2,000 characters (4,000 is a Nitro user's): a post is kept under,
+# with room for what a front end adds above it (a match's heading).
+LONGEST_POST = 1900
 
 __all__ = ["escape", "quote"]  # quote: a user's text in a message (``rules.errors.echo``)
 
@@ -88,3 +93,19 @@ def alternatives(items: list[str], localized: bool = False) -> str:
         return "".join(items)
     with speaking(current() if localized else SOURCE):
         return _("{first} or {last}", first=", ".join(items[:-1]), last=items[-1])
+
+
+def clipped(head: str, lines: Sequence[tuple[str, bool]]) -> str:
+    """``head`` and as many whole ``lines`` as fit in one Discord message
+    (``LONGEST_POST``), then how many boards (or standings rows) were left out.
+    ``lines`` are (line, is a board or row: counted)."""
+    left = [0] * (len(lines) + 1)  # boards from each line on
+    for i in range(len(lines) - 1, -1, -1):
+        left[i] = left[i + 1] + lines[i][1]
+    text = head
+    for i, (line, _board) in enumerate(lines):
+        more = "\n" + _("...and {more} more", more=left[i]) if left[i] else ""
+        if len(text) + 1 + len(line) + len(more) > LONGEST_POST:
+            return text + more
+        text += "\n" + line
+    return text

@@ -28,7 +28,7 @@ from bot.service import (
 )
 from bot.service.errors import NotAllowed
 from bot.service.terms import DAY, Settings
-from bot.service.texts import escape, quote
+from bot.service.texts import LONGEST_POST, clipped, escape, quote
 from storage import Post, Store
 from storage.competitions.events import EventRow
 from storage.competitions.names import has_control_characters
@@ -45,7 +45,7 @@ from . import texts
 from .champions import order_champions
 from .common import Desk
 from .event_desk import EventDesk
-from .event_texts import LONGEST_POST, away_words, clipped
+from .event_texts import away_words
 from .flow import Flow, bracket_drawing, open_tier
 from .match import STARTING_RANK, TARGET_BOUNDS, check_target
 from .pairing import NoSubstitute

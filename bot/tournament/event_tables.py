@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.i18n import _, pgettext
+from bot.service.texts import clipped
 from render.event_table import EventTable
 from rules import game_type
 from storage.competitions.events import REGISTERING, RUNNING, EventRow, EventSnapshot
@@ -128,7 +129,7 @@ def pairings_text(snapshot: EventSnapshot, names: Mapping[int, str], round_: int
         pair = _("{first} v {second}", first=first, second=second)
         lines.append((f"{row.board}. {pair}: {state}", True))
     head = _("{event}, round {round}:", event=texts.title(event), round=round_)
-    return texts.clipped(head, lines)
+    return clipped(head, lines)
 
 
 def not_paired(event: EventRow) -> str:

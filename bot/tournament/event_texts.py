@@ -8,7 +8,7 @@ import json
 from collections.abc import Mapping, Sequence
 
 from bot.i18n import N_, _, ngettext, pgettext, slash, word
-from bot.service.texts import escape, moment
+from bot.service.texts import clipped, escape, moment
 from rules import game_type
 from storage.competitions.events import RUNNING, EventRow, PairingRow
 
@@ -27,9 +27,6 @@ RESULT_WORDS = {
     Outcome.FORFEIT_WIN: N_("{first} won by forfeit against {second}"),
     Outcome.FORFEIT_LOSS: N_("{second} won by forfeit against {first}"),
 }
-# A bot's message holds 2,000 characters (4,000 is a Nitro user's): a post is kept under,
-# with room for what a front end adds above it (a match's heading).
-LONGEST_POST = 1900
 BY_WORDS = {
     "deadline": N_(
         "{event}, round {round}: {result} (adjudicated at the round's deadline: fewer missed "
@@ -132,22 +129,6 @@ def round_opened(
         command=slash("tora tournament pairings"),
     )
     return clipped(text, lines)
-
-
-def clipped(head: str, lines: Sequence[tuple[str, bool]]) -> str:
-    """``head`` and as many whole ``lines`` as fit in one Discord message
-    (``LONGEST_POST``), then how many boards (or standings rows) were left out.
-    ``lines`` are (line, is a board or row: counted)."""
-    left = [0] * (len(lines) + 1)  # boards from each line on
-    for i in range(len(lines) - 1, -1, -1):
-        left[i] = left[i + 1] + lines[i][1]
-    text = head
-    for i, (line, _board) in enumerate(lines):
-        more = "\n" + _("...and {more} more", more=left[i]) if left[i] else ""
-        if len(text) + 1 + len(line) + len(more) > LONGEST_POST:
-            return text + more
-        text += "\n" + line
-    return text
 
 
 def game_intro(event: EventRow, row: PairingRow, names: Mapping[int, str]) -> str:

@@ -7,11 +7,11 @@ from collections.abc import Mapping, Sequence
 
 from bot.i18n import N_, _, ngettext, pgettext, slash
 from bot.service.phases import ABORTED, CANCELLED
-from bot.service.texts import escape
+from bot.service.texts import clipped, escape
 from storage.competitions.tournaments import CANCELLED as CALLED_OFF
 from storage.competitions.tournaments import REGISTERING, MatchRow, Snapshot, TournamentRow
 
-from .event_texts import away_words, clipped
+from .event_texts import away_words
 from .match import GameResult, Seat
 from .progress import GAME_POINTS, RECORD, TIE_BREAKER, Decision, MatchState, tier_rows
 from .transition import PlayerRank
