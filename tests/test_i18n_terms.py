@@ -32,6 +32,8 @@ SHOGI_DROP = r"\bdrops?\b|\bdropped (?:on|a)\b"
 BOARD_SIZE = r"\b(?:long|short)[- ]board"
 # R28's reset of a series (a Torii tile's reset is another)
 R28_RESET = r"^(?!.*\btiles?\b).*\breset\b"
+# A rated game or match (a rated result, or a match "rated on the game's ladder", is no game)
+RATED_MATCH = r"\brated (?:\{ladder\} ladder )?(?:games?|match(?:es)?|one)\b"
 # A direct message from the bot, which the English also calls a DM or a private message
 DIRECT_MESSAGE = r"\bDMs?\b|direct message|private message"
 # An Assassin's search (R41)
@@ -79,6 +81,7 @@ TERMS = [
     ("ja", r"\bmatch(?:es)?\b", r"", r"試合"),
     ("ja", r"\btournaments?\b|\bevents?\b", r"", r"トーナメント|イベント"),
     ("ja", r"\bcasual\b", r"非レート戦", r"非公式|レート外|非レーティング"),
+    ("ja", RATED_MATCH, r"レート戦", r"レーティング対"),
     ("ja", BOARD_SIZE, r"長盤|短盤", r"長い盤|短い盤"),
     ("ja", r"home edge", r"自陣の端", r"本拠"),
     ("ja", r"\bpowers?\b", r"能力|powers", r"(?<!能)力"),
