@@ -34,6 +34,8 @@ BOARD_SIZE = r"\b(?:long|short)[- ]board"
 R28_RESET = r"^(?!.*\btiles?\b).*\breset\b"
 # A rated game or match (a rated result, or a match "rated on the game's ladder", is no game)
 RATED_MATCH = r"\brated (?:\{ladder\} ladder )?(?:games?|match(?:es)?|one)\b"
+# A player's withdrawal from a tournament (辞退 is a challenge's decline in Japanese)
+WITHDRAWAL = r"\bwithdr[ae]w(?:n|als?|ing|s)?\b"
 # A direct message from the bot, which the English also calls a DM or a private message
 DIRECT_MESSAGE = r"\bDMs?\b|direct message|private message"
 # An Assassin's search (R41)
@@ -82,6 +84,7 @@ TERMS = [
     ("ja", r"\btournaments?\b|\bevents?\b", r"", r"トーナメント|イベント"),
     ("ja", r"\bcasual\b", r"非レート戦", r"非公式|レート外|非レーティング"),
     ("ja", RATED_MATCH, r"レート戦", r"レーティング対"),
+    ("ja", WITHDRAWAL, r"棄権", r"辞退"),
     ("ja", BOARD_SIZE, r"長盤|短盤", r"長い盤|短い盤"),
     ("ja", r"home edge", r"自陣の端", r"本拠"),
     ("ja", r"\bpowers?\b", r"能力|powers", r"(?<!能)力"),
