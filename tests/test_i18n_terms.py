@@ -268,3 +268,11 @@ def test_a_button_pressed_by_name_is_named_by_its_translated_label(code: str) ->
             if shown is not None and shown.string and shown.string not in text:
                 astray.append((english, label, text))
     assert astray == []
+
+
+def test_ja_the_plan_panel_ends_their_turn_with_the_words_that_end_ones_own() -> None:
+    """The plan panel's "Their turn is complete" read 相手の手番は以上, which no Japanese
+    button says: it names the opponent's end of turn as the player's own button (手番終了)
+    names theirs."""
+    catalog = read(po_path("ja"), "ja")
+    assert catalog["Their turn is complete"].string == "相手の" + catalog["End turn"].string
