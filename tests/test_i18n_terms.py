@@ -276,3 +276,11 @@ def test_ja_the_plan_panel_ends_their_turn_with_the_words_that_end_ones_own() ->
     names theirs."""
     catalog = read(po_path("ja"), "ja")
     assert catalog["Their turn is complete"].string == "相手の" + catalog["End turn"].string
+
+
+def test_ja_a_digest_line_against_an_unknown_opponent_names_them_once() -> None:
+    """A digest's match whose opponent I no longer know read "(opponent: opponent)" in
+    Japanese (相手 then 対戦相手): it now says the match is against the opponent, once."""
+    english = "- Match {number} \u00b7 {game} against your opponent: {when} \u00b7 {link}"
+    text = read(po_path("ja"), "ja")[english].string
+    assert text.count("相手") == 1
