@@ -284,3 +284,32 @@ def test_ja_a_digest_line_against_an_unknown_opponent_names_them_once() -> None:
     english = "- Match {number} \u00b7 {game} against your opponent: {when} \u00b7 {link}"
     text = read(po_path("ja"), "ja")[english].string
     assert text.count("相手") == 1
+
+
+# A ruling a message cites, which every catalog sets as the English does: " (R30)"
+RULINGS_CITED = re.compile(r" \((?:\{rule\}|(?:(?:R|TS|TI)\d+(?:, )?)+)\)")
+
+
+def japanese_texts() -> list[str]:
+    """Every translation of the Japanese catalog, its code spans (typed notation) blanked."""
+    texts = []
+    for message in read(po_path("ja"), "ja"):
+        if message.id:
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            texts += [re.sub(r"`[^`]*`", " ", text) for text in strings]
+    return texts
+
+
+def test_ja_a_sentence_wraps_its_asides_in_full_width_parentheses() -> None:
+    """Japanese text sets its asides in full-width parentheses, where the catalog had 112
+    half-width ones beside 353 of those, after a stray space. Code spans keep theirs, as the
+    notation they show is typed, and so does a ruling cited, " (R30)", as in the English."""
+    assert [
+        text for text in japanese_texts() if re.search(r"[()]", RULINGS_CITED.sub("", text))
+    ] == []
+
+
+def test_ja_a_ruling_cited_is_set_as_in_the_english() -> None:
+    """Five Japanese messages cited their ruling in full-width parentheses, where 56 others
+    and the English read " (R30)"."""
+    assert [text for text in japanese_texts() if re.search(r"\uff08(?:R|TS|TI)\d", text)] == []
