@@ -32,6 +32,10 @@ SHOGI_DROP = r"\bdrops?\b|\bdropped (?:on|a)\b"
 BOARD_SIZE = r"\b(?:long|short)[- ]board"
 # R28's reset of a series (a Torii tile's reset is another)
 R28_RESET = r"^(?!.*\btiles?\b).*\breset\b"
+# A rated game or match (a rated result, or a match "rated on the game's ladder", is no game)
+RATED_MATCH = r"\brated (?:\{ladder\} ladder )?(?:games?|match(?:es)?|one)\b"
+# A player's withdrawal from a tournament (辞退 is a challenge's decline in Japanese)
+WITHDRAWAL = r"\bwithdr[ae]w(?:n|als?|ing|s)?\b"
 # A direct message from the bot, which the English also calls a DM or a private message
 DIRECT_MESSAGE = r"\bDMs?\b|direct message|private message"
 # An Assassin's search (R41)
@@ -79,6 +83,8 @@ TERMS = [
     ("ja", r"\bmatch(?:es)?\b", r"", r"試合"),
     ("ja", r"\btournaments?\b|\bevents?\b", r"", r"トーナメント|イベント"),
     ("ja", r"\bcasual\b", r"非レート戦", r"非公式|レート外|非レーティング"),
+    ("ja", RATED_MATCH, r"レート戦", r"レーティング対"),
+    ("ja", WITHDRAWAL, r"棄権", r"辞退"),
     ("ja", BOARD_SIZE, r"長盤|短盤", r"長い盤|短い盤"),
     ("ja", r"home edge", r"自陣の端", r"本拠"),
     ("ja", r"\bpowers?\b", r"能力|powers", r"(?<!能)力"),
@@ -262,3 +268,48 @@ def test_a_button_pressed_by_name_is_named_by_its_translated_label(code: str) ->
             if shown is not None and shown.string and shown.string not in text:
                 astray.append((english, label, text))
     assert astray == []
+
+
+def test_ja_the_plan_panel_ends_their_turn_with_the_words_that_end_ones_own() -> None:
+    """The plan panel's "Their turn is complete" read 相手の手番は以上, which no Japanese
+    button says: it names the opponent's end of turn as the player's own button (手番終了)
+    names theirs."""
+    catalog = read(po_path("ja"), "ja")
+    assert catalog["Their turn is complete"].string == "相手の" + catalog["End turn"].string
+
+
+def test_ja_a_digest_line_against_an_unknown_opponent_names_them_once() -> None:
+    """A digest's match whose opponent I no longer know read "(opponent: opponent)" in
+    Japanese (相手 then 対戦相手): it now says the match is against the opponent, once."""
+    english = "- Match {number} \u00b7 {game} against your opponent: {when} \u00b7 {link}"
+    text = read(po_path("ja"), "ja")[english].string
+    assert text.count("相手") == 1
+
+
+# A ruling a message cites, which every catalog sets as the English does: " (R30)"
+RULINGS_CITED = re.compile(r" \((?:\{rule\}|(?:(?:R|TS|TI)\d+(?:, )?)+)\)")
+
+
+def japanese_texts() -> list[str]:
+    """Every translation of the Japanese catalog, its code spans (typed notation) blanked."""
+    texts = []
+    for message in read(po_path("ja"), "ja"):
+        if message.id:
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            texts += [re.sub(r"`[^`]*`", " ", text) for text in strings]
+    return texts
+
+
+def test_ja_a_sentence_wraps_its_asides_in_full_width_parentheses() -> None:
+    """Japanese text sets its asides in full-width parentheses, where the catalog had 112
+    half-width ones beside 353 of those, after a stray space. Code spans keep theirs, as the
+    notation they show is typed, and so does a ruling cited, " (R30)", as in the English."""
+    assert [
+        text for text in japanese_texts() if re.search(r"[()]", RULINGS_CITED.sub("", text))
+    ] == []
+
+
+def test_ja_a_ruling_cited_is_set_as_in_the_english() -> None:
+    """Five Japanese messages cited their ruling in full-width parentheses, where 56 others
+    and the English read " (R30)"."""
+    assert [text for text in japanese_texts() if re.search(r"\uff08(?:R|TS|TI)\d", text)] == []
