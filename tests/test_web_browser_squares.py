@@ -5,6 +5,7 @@ match page's squares are images to read, no buttons that do nothing."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 import pytest_asyncio
 import test_web_browser
 from test_web_browser import CHROMIUM, MISSING, WAIT, opened, player_page
-from web_world import ANN, World
+from web_world import ANN, BOB, HERE, World
 
 from bot.service import Terms
 from rules import Side
@@ -62,3 +63,20 @@ async def test_a_players_page_names_the_opponents_pieces_in_and_out_of_their_tur
     await expect(square(ann, "v5h1")).to_have_attribute("aria-label", "v5h1: le General de bob")
     await expect(square(bob, "v5h9")).to_have_attribute("aria-label", "v5h9: ann's General")
     await expect(square(bob, "v5h1")).to_have_attribute("aria-label", "v5h1: bob's General")
+
+
+async def test_a_hand_square_says_its_words_not_its_drop_notation(
+    w: World, browser: Browser
+) -> None:
+    """Regression: a ToriShogi hand's square was read "S@: Swallows in hand: ann 2 and bob 2", its
+    drop notation first, which names nothing a listener knows; now its words alone."""
+    match = await w.playing(Terms(game="torishogi"))
+    for user, move in zip((ANN, BOB, ANN, BOB), ("c3c4", "e5e4", "c4c5", "e4e3"), strict=True):
+        await w.service.play(HERE, user, move)  # each captures a Swallow, twice
+        await w.service.end_turn(HERE, user)
+    assert w.client is not None
+    page = await opened(browser, str(w.client.make_url(f"/m/{match}")))
+    said = "Swallows in hand: ann 2 and bob 2"
+    await expect(square(page, "S@")).to_have_attribute("aria-label", said, timeout=WAIT)
+    ann = await player_page(w, browser, match, Side.CHALLENGER)
+    await expect(square(ann, "S@")).to_have_attribute("aria-label", re.compile(f"^{said}"))
