@@ -76,7 +76,26 @@ async def test_a_hand_square_says_its_words_not_its_drop_notation(
         await w.service.end_turn(HERE, user)
     assert w.client is not None
     page = await opened(browser, str(w.client.make_url(f"/m/{match}")))
-    said = "Swallows in hand: ann 2 and bob 2"
+    said = "Swallows in hand: ann 2"
     await expect(square(page, "S@")).to_have_attribute("aria-label", said, timeout=WAIT)
     ann = await player_page(w, browser, match, Side.CHALLENGER)
     await expect(square(ann, "S@")).to_have_attribute("aria-label", re.compile(f"^{said}"))
+
+
+async def test_both_hands_have_their_squares_on_every_page(w: World, browser: Browser) -> None:
+    """Regression: the match page had squares for the bottom player's hand alone (a player's
+    page for their own), the other hand told only in the summary; now each hand's pieces
+    are squares saying whose they are, the page's own hand named by its drops (``S@``)."""
+    match = await w.playing(Terms(game="torishogi"))
+    for user, move in zip((ANN, BOB, ANN, BOB), ("c3c4", "e5e4", "c4c5", "e4e3"), strict=True):
+        await w.service.play(HERE, user, move)
+        await w.service.end_turn(HERE, user)
+    assert w.client is not None
+    page = await opened(browser, str(w.client.make_url(f"/m/{match}")))
+    await expect(square(page, "S@")).to_have_attribute("aria-label", "Swallows in hand: ann 2")
+    await expect(square(page, "S@O")).to_have_attribute("aria-label", "Swallows in hand: bob 2")
+    bob = await player_page(w, browser, match, Side.OPPOSITION)
+    await expect(square(bob, "S@C")).to_have_attribute("aria-label", "Swallows in hand: ann 2")
+    await expect(square(bob, "S@")).to_have_attribute(
+        "aria-label", re.compile("^Swallows in hand: bob 2")
+    )

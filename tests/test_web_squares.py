@@ -56,7 +56,7 @@ async def test_every_square_of_a_torishogi_board_says_its_piece_and_the_hands(w:
     view = game_type("torishogi").from_fen("k6/7/7/7/7/+s6/6K[SSf] b 3 9", {}).view_for(None)
     said = game_type("torishogi").square_words(view, ("ann", "bob"))
     assert said["a2"] == "bob's Goose, a promoted Swallow"
-    assert said["S@"] == "Swallows in hand: ann 2" and said["F@"] == "Falcons in hand: bob 1"
+    assert said["S@"] == "Swallows in hand: ann 2" and said["F@O"] == "Falcons in hand: bob 1"
 
 
 async def test_every_square_of_a_torii_board_says_its_spirit_followers_and_torii(

@@ -375,12 +375,12 @@ function renderCells() {
 
 /** A square's name and what stands on it, as the state's own view says (nothing more for
  * an empty square): what a screen reader hears of a square on every page. A place off the
- * board (a hand, named by its drop's notation: "S@") is its words alone ("Swallows in hand:
+ * board (a hand, named by its drop's notation: "S@", "S@O") is its words alone ("Swallows in hand:
  * ann 2"): its name means nothing to a listener. */
 function standing(square) {
   const here = (ui.state.squares || {})[square];
   if (!here) return [square];
-  return square.endsWith("@") ? [here] : [square, here];
+  return square.includes("@") ? [here] : [square, here];
 }
 
 /** What a square is to the player now: what stands on it, a piece they may pick, a spot of the picked piece's
