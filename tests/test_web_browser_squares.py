@@ -99,3 +99,27 @@ async def test_both_hands_have_their_squares_on_every_page(w: World, browser: Br
     await expect(square(bob, "S@")).to_have_attribute(
         "aria-label", re.compile("^Swallows in hand: bob 2")
     )
+
+
+async def test_a_replayed_turns_squares_say_what_stood_on_them_then(
+    w: World, browser: Browser
+) -> None:
+    """Regression: stepping through a replay hid the squares, so a screen reader heard only
+    "The board after turn 1"; now each square of that turn's board says what stood there
+    then (its public view's words), the hands too."""
+    match = await w.playing(Terms(game="torishogi"))
+    for user, move in zip((ANN, BOB, ANN, BOB), ("c3c4", "e5e4", "c4c5", "e4e3"), strict=True):
+        await w.service.play(HERE, user, move)
+        await w.service.end_turn(HERE, user)
+    assert w.client is not None
+    page = await opened(browser, str(w.client.make_url(f"/m/{match}")))
+    await expect(square(page, "c5")).to_have_attribute("aria-label", "c5: ann's Swallow")
+    await page.click("#first")
+    await page.click("#forward")  # after turn 1: ann's Swallow on c4, her first in hand
+    await expect(square(page, "c4")).to_have_attribute("aria-label", "c4: ann's Swallow")
+    await expect(square(page, "c5")).to_have_attribute("aria-label", "c5: bob's Swallow")
+    await expect(square(page, "c3")).to_have_attribute("aria-label", "c3")
+    await expect(square(page, "S@")).to_have_attribute("aria-label", "Swallows in hand: ann 1")
+    await expect(square(page, "S@O")).to_have_count(0)
+    await page.click("#live")
+    await expect(square(page, "S@O")).to_have_attribute("aria-label", "Swallows in hand: bob 2")
