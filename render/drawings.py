@@ -48,9 +48,10 @@ class Drawing(Generic[V]):
     in the language of the ``Words`` it is given. ``cells`` says
     where each square is on the ``board`` and ``own`` pictures of a view (x, y of its
     top-left corner and its size, in pixels), and each place off the board the viewer's
-    actions can start from (a hand, as ``rules.protocol.Touch`` names it): what a web page
-    overlays to click. ``turned``, the pictures from the other side, for a game whose drawing
-    can turn the board (None: it cannot). ``seen``, the view as ``board`` and ``own`` draw it:
+    actions can start from (a hand, as ``rules.protocol.Touch`` names it; the other hand
+    too, for a screen reader to reach): what a web page overlays to click. ``turned``, the
+    pictures from the other side, for a game whose drawing can turn the board (None: it
+    cannot). ``seen``, the view as ``board`` and ``own`` draw it:
     what they never show put to one value (Torii's: whose view it is), so that two views that
     differ only there are one picture (``render.replays.picture_of``); None: the view itself."""
 

@@ -5,6 +5,7 @@ match page's squares are images to read, no buttons that do nothing."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -84,3 +85,63 @@ async def test_r10_a_search_on_the_page_says_before_it_is_chosen_that_it_cannot_
     option = ann.locator("#chooser button", has_text=search["path"][-1])
     await expect(option).to_contain_text("cannot be taken back", timeout=WAIT)
     assert (await w.me(match, Side.CHALLENGER))["staged"] == []
+
+
+async def test_a_hand_square_says_its_words_not_its_drop_notation(
+    w: World, browser: Browser
+) -> None:
+    """Regression: a ToriShogi hand's square was read "S@: Swallows in hand: ann 2 and bob 2", its
+    drop notation first, which names nothing a listener knows; now its words alone."""
+    match = await w.playing(Terms(game="torishogi"))
+    for user, move in zip((ANN, BOB, ANN, BOB), ("c3c4", "e5e4", "c4c5", "e4e3"), strict=True):
+        await w.service.play(HERE, user, move)  # each captures a Swallow, twice
+        await w.service.end_turn(HERE, user)
+    assert w.client is not None
+    page = await opened(browser, str(w.client.make_url(f"/m/{match}")))
+    said = "Swallows in hand: ann 2"
+    await expect(square(page, "S@")).to_have_attribute("aria-label", said, timeout=WAIT)
+    ann = await player_page(w, browser, match, Side.CHALLENGER)
+    await expect(square(ann, "S@")).to_have_attribute("aria-label", re.compile(f"^{said}"))
+
+
+async def test_both_hands_have_their_squares_on_every_page(w: World, browser: Browser) -> None:
+    """Regression: the match page had squares for the bottom player's hand alone (a player's
+    page for their own), the other hand told only in the summary; now each hand's pieces
+    are squares saying whose they are, the page's own hand named by its drops (``S@``)."""
+    match = await w.playing(Terms(game="torishogi"))
+    for user, move in zip((ANN, BOB, ANN, BOB), ("c3c4", "e5e4", "c4c5", "e4e3"), strict=True):
+        await w.service.play(HERE, user, move)
+        await w.service.end_turn(HERE, user)
+    assert w.client is not None
+    page = await opened(browser, str(w.client.make_url(f"/m/{match}")))
+    await expect(square(page, "S@")).to_have_attribute("aria-label", "Swallows in hand: ann 2")
+    await expect(square(page, "S@O")).to_have_attribute("aria-label", "Swallows in hand: bob 2")
+    bob = await player_page(w, browser, match, Side.OPPOSITION)
+    await expect(square(bob, "S@C")).to_have_attribute("aria-label", "Swallows in hand: ann 2")
+    await expect(square(bob, "S@")).to_have_attribute(
+        "aria-label", re.compile("^Swallows in hand: bob 2")
+    )
+
+
+async def test_a_replayed_turns_squares_say_what_stood_on_them_then(
+    w: World, browser: Browser
+) -> None:
+    """Regression: stepping through a replay hid the squares, so a screen reader heard only
+    "The board after turn 1"; now each square of that turn's board says what stood there
+    then (its public view's words), the hands too."""
+    match = await w.playing(Terms(game="torishogi"))
+    for user, move in zip((ANN, BOB, ANN, BOB), ("c3c4", "e5e4", "c4c5", "e4e3"), strict=True):
+        await w.service.play(HERE, user, move)
+        await w.service.end_turn(HERE, user)
+    assert w.client is not None
+    page = await opened(browser, str(w.client.make_url(f"/m/{match}")))
+    await expect(square(page, "c5")).to_have_attribute("aria-label", "c5: ann's Swallow")
+    await page.click("#first")
+    await page.click("#forward")  # after turn 1: ann's Swallow on c4, her first in hand
+    await expect(square(page, "c4")).to_have_attribute("aria-label", "c4: ann's Swallow")
+    await expect(square(page, "c5")).to_have_attribute("aria-label", "c5: bob's Swallow")
+    await expect(square(page, "c3")).to_have_attribute("aria-label", "c3")
+    await expect(square(page, "S@")).to_have_attribute("aria-label", "Swallows in hand: ann 1")
+    await expect(square(page, "S@O")).to_have_count(0)
+    await page.click("#live")
+    await expect(square(page, "S@O")).to_have_attribute("aria-label", "Swallows in hand: bob 2")

@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_web_live import ANN_STARTS, torii_playing, twin
-from web_world import ANN, World
+from test_web_live import ANN_STARTS, ANN_WALKS, torii_playing, twin
+from web_world import ANN, HERE, World
 
 from bot.service import Terms
 from rules import Side, game_type
@@ -56,7 +56,7 @@ async def test_every_square_of_a_torishogi_board_says_its_piece_and_the_hands(w:
     view = game_type("torishogi").from_fen("k6/7/7/7/7/+s6/6K[SSf] b 3 9", {}).view_for(None)
     said = game_type("torishogi").square_words(view, ("ann", "bob"))
     assert said["a2"] == "bob's Goose, a promoted Swallow"
-    assert said["S@"] == "Swallows in hand: ann 2" and said["F@"] == "Falcons in hand: bob 1"
+    assert said["S@"] == "Swallows in hand: ann 2" and said["F@O"] == "Falcons in hand: bob 1"
 
 
 async def test_every_square_of_a_torii_board_says_its_spirit_followers_and_torii(
@@ -86,3 +86,24 @@ async def test_the_squares_speak_the_pages_language(w: World) -> None:
     theirs = (await w.me(match, O))["squares"]
     assert theirs["v5h9"] == "ann's General" and mine["v5h9"] != "ann's General"
     assert "ann" in mine["v5h9"] and "General" in mine["v5h9"]
+
+
+async def test_r40_a_replayed_turns_squares_are_the_same_whatever_the_hidden_assassin_did(
+    tmp_path: Path,
+) -> None:
+    """A replayed turn's squares come from its public view alone: two worlds that differ only
+    by ann's hidden Assassin (its start, its hidden walk) answer alike, a refusal while it
+    is hidden."""
+    async with (
+        World(tmp_path / "a.sqlite3") as a,
+        World(tmp_path / "b.sqlite3") as b,
+    ):
+        answers = []
+        for world, start in zip((a, b), ANN_STARTS, strict=True):
+            match = await twin(world, start)
+            await world.service.play(HERE, ANN, ANN_WALKS[start])
+            await world.service.end_turn(HERE, ANN)
+            answers.append([await world.get(f"/api/m/{match}/squares?turn={n}") for n in (0, 1)])
+    assert answers[0] == answers[1]
+    assert [status for status, _body in answers[0]] == [404, 404]
+    assert "once the match has ended" in answers[0][0][1]["error"]

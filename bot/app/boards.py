@@ -238,13 +238,20 @@ class Boards:
         address carries a digest of what the picture is drawn from, so a new picture has a
         new address; the picture itself is drawn when it is asked for, not here."""
         drawn = self._drawn(look, None, flip, language)
+        return {"url": f"{url}?flip={int(flip)}&v={drawn.version}"} | await self._placed(
+            look, drawn
+        )
+
+    async def _placed(self, look: Look, drawn: Drawn) -> dict[str, Any]:
+        """The size of ``drawn``'s picture and where each square is on it, painted only for
+        a layout not met yet."""
         layout = (look.terms.game, drawn.key[:2], tuple(drawn.cells(drawn.view).items()))
         known = self._layouts.get(layout)
         if known is None:
-            width, height = (await self._picture(look, None, flip, language)).size
+            width, height = (await self._paint(drawn)).size
             cells = {name: list(cell) for name, cell in sorted(layout[2])}
             known = self._layouts.keep(layout, {"width": width, "height": height, "cells": cells})
-        return {"url": f"{url}?flip={int(flip)}&v={drawn.version}"} | known
+        return known
 
     @staticmethod
     def _players(look: Look) -> list[dict[str, Any]]:
@@ -356,6 +363,26 @@ class Boards:
         ``public_png`` draws the board now but beside it the players' names alone (the time
         left is the running turn's, not that turn's); and the version of what it is drawn
         from (``_replay_version``)."""
+        look, language, _view, drawn = await self._replay_drawn(match, turn, flip, fallback)
+        return (await self._paint(drawn)).png, await self._replay_version(look, language)
+
+    async def replay_squares(
+        self, match: int, turn: int, flip: bool, fallback: str = SOURCE
+    ) -> tuple[dict[str, Any], str | None]:
+        """What a screen reader is told of ``replay_png``'s board: its size, where each
+        square is on it (``cells``) and what stands there (``squares``, from that turn's
+        public view alone), as the state tells them of the board now; and the version."""
+        look, language, view, drawn = await self._replay_drawn(match, turn, flip, fallback)
+        with speaking(language):
+            squares = _words(view, look.names)
+        placed = await self._placed(look, drawn) | {"squares": squares}
+        return placed, await self._replay_version(look, language)
+
+    async def _replay_drawn(
+        self, match: int, turn: int, flip: bool, fallback: str
+    ) -> tuple[Look, str, GameView, Drawn]:
+        """The match, its language, its public view after finished turn ``turn`` and what
+        its picture is drawn from (NoSuchPicture: no such turn, or no replay yet)."""
         look = await self.service.look(match)
         language = await self.language(look, fallback)
         views = await self._replay(look)
@@ -370,7 +397,7 @@ class Boards:
             raise NoSuchPicture(_("This match has turns 0 to {last} to show.", last=len(views) - 1))
         names = Status(look.status.challenger, look.status.opposition)
         drawn = drawn_view(views[turn], look, flip, None, language, names)
-        return (await self._paint(drawn)).png, await self._replay_version(look, language)
+        return look, language, views[turn], drawn
 
     async def own_png(self, match: int, side: Side, pick: str | None, flip: bool) -> bytes:
         """``side``'s own board, the actions of their piece ``pick`` pointed out, its words
@@ -476,9 +503,14 @@ def _squares(look: Look) -> dict[str, str]:
     """What stands on each square of the board shown, in words of the current language, by
     square name: the view's alone, through its game (a screen reader's board)."""
     view, _headline = shown(look)
+    return _words(view, look.names)
+
+
+def _words(view: GameView, names: Sequence[str]) -> dict[str, str]:
+    """What stands on each square of ``view`` in words of the current language."""
     return {
         square: word(said)
-        for square, said in game_type(view.game).square_words(view, look.names).items()
+        for square, said in game_type(view.game).square_words(view, names).items()
     }
 
 

@@ -34,6 +34,16 @@ def match_of(request: web.Request) -> int:
     return int(text)
 
 
+def turn_of(request: web.Request) -> int | None:
+    """The finished turn a replay's request asks for (None: the board now)."""
+    text = request.query.get("turn")
+    if text is None:
+        return None
+    if not TURN.fullmatch(text):
+        raise Refusal(400, _("turn is the number of a finished turn (0: the start)."))
+    return int(text)
+
+
 def no_match() -> str:
     return _("There is no such match.")
 
@@ -47,6 +57,7 @@ class Public:
             web.get("/m/{match}", self.page),
             web.get("/api/m/{match}", self.state),
             web.get("/api/m/{match}/board.png", self.board),
+            web.get("/api/m/{match}/squares", self.squares),
             web.get("/api/m/{match}/record", self.record),
             web.get("/api/m/{match}/events", self.events),
         ]
@@ -94,24 +105,44 @@ class Public:
     async def _png(self, request: web.Request, match: int) -> tuple[bytes, str]:
         """The picture asked for, and how long it may be kept: only at the address of what
         it was drawn from (a replay's for good), an older address's nowhere."""
-        flip = flip_of(request)
-        turn_text = request.query.get("turn")
-        if turn_text is not None and not TURN.fullmatch(turn_text):
-            raise Refusal(400, _("turn is the number of a finished turn (0: the start)."))
+        flip, turn = flip_of(request), turn_of(request)
         boards, language = self.site.boards, request[LANGUAGE]
         try:
             version: str | None
-            if turn_text is None:
+            if turn is None:
                 png, version = await boards.public_png(match, flip, language)
                 kept = NOW
             else:
-                png, version = await boards.replay_png(match, int(turn_text), flip, language)
+                png, version = await boards.replay_png(match, turn, flip, language)
                 kept = FINISHED_TURN
         except NoSuchPicture as exc:
             raise Refusal(404, exc.message) from None
         except Refused:
             raise Refusal(404, no_match()) from None
         return png, kept if request.query.get("v") == version else NO_STORE
+
+    async def squares(self, request: web.Request) -> web.Response:
+        """The replay picture's squares for a screen reader (``replay_squares``), kept as
+        that picture is: for good only at the address naming its record."""
+        match, turn = await self._read(request), turn_of(request)
+        if turn is None:
+            raise Refusal(400, _("turn is the number of a finished turn (0: the start)."))
+        boards = self.site.boards
+        try:
+            with speaking_to(request, request[LANGUAGE]):
+                body, version = await boards.replay_squares(
+                    match, turn, flip_of(request), request[LANGUAGE]
+                )
+        except NoSuchPicture as exc:
+            raise Refusal(404, exc.message) from None
+        except Refused:
+            raise Refusal(404, no_match()) from None
+        answer = web.json_response(body)
+        answer.headers["Cache-Control"] = (
+            FINISHED_TURN if request.query.get("v") == version else NO_STORE
+        )
+        answer.headers["Vary"] = "Accept-Language"
+        return answer
 
     async def record(self, request: web.Request) -> web.Response:
         match = await self._read(request)

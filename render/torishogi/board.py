@@ -15,7 +15,7 @@ from PIL import Image
 from render.encode import png_bytes
 from render.pointing import Cell, MarkFields, point_out
 from rules.sides import Side
-from rules.torishogi import FILES, RANKS, View, file_of, hand_place, rank_of, square
+from rules.torishogi import FILES, RANKS, View, file_of, held_place, rank_of, square
 
 from .base import base_board, zone_dots
 from .layout import HAND_ROW, INNER, Layout, layout_for
@@ -47,20 +47,21 @@ def turned_png(view: View, info: StatusFields, marks: MarkFields | None = None) 
 
 
 def cells(view: View, flipped: bool = False) -> dict[str, Cell]:
-    """Where each square (by its machine name, ``d2``) and each kind in the viewer's hand
-    (``S@``: where their drops start; a spectator's, the bottom player's) is on the picture."""
+    """Where each square (by its machine name, ``d2``) and each kind in each hand is on the
+    picture (by ``held_place``: the viewer's ``S@``, where their drops start), so that a
+    screen reader reaches both hands, not only the one its player drops from."""
     layout = _layout(view, flipped)
-    side = layout.bottom if view.viewer is None else view.viewer
-    hand = hand_plan(layout.width, tuple(view.hand(side)))
-    tile = hand.style.tile
-    row = layout.bottom_hand if side == layout.bottom else layout.top_hand
-    y = row + (HAND_ROW - tile) // 2
     out: dict[str, Cell] = {
         f + r: (*layout.corner(square(file, rank)), INNER)
         for file, f in enumerate(FILES)
         for rank, r in enumerate(RANKS)
     }
-    out.update({hand_place(slot.kind): (slot.x, y, tile) for slot in hand.slots})
+    for side in Side:
+        hand = hand_plan(layout.width, tuple(view.hand(side)))
+        tile = hand.style.tile
+        row = layout.bottom_hand if side == layout.bottom else layout.top_hand
+        y = row + (HAND_ROW - tile) // 2
+        out.update({held_place(s.kind, side, view.viewer): (s.x, y, tile) for s in hand.slots})
     return out
 
 

@@ -21,7 +21,7 @@ from .board import FILES, RANKS, SHOWN_FILES, SHOWN_RANKS, SIZE, SQUARES, file_o
 from .events import Event, Turn
 from .fen import START_FEN, parse_fen, write_fen
 from .game import ToriShogiGame
-from .menu import hand_place
+from .menu import hand_place, held_place
 from .movegen import (
     LEAP_MOVES,
     MINE,
@@ -194,6 +194,7 @@ __all__ = [
     "code",
     "file_of",
     "hand_place",
+    "held_place",
     "in_check",
     "legal_moves",
     "parse_fen",

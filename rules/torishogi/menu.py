@@ -12,6 +12,7 @@ from functools import cache
 
 from rules.grouped import Grouped
 from rules.protocol import FROM, TO, Choice, Touch
+from rules.sides import Side
 from rules.words import Text, frame, msg, msg_n
 
 from .board import NAMES, SHOWN, SHOWN_FILES, file_of
@@ -107,6 +108,14 @@ def _drop_group(kind: int, count: int, moves: list[Move], notes: dict[int, str])
 def hand_place(kind: int) -> str:
     """Where a piece in hand comes from, as the drop's notation writes it (``S@``)."""
     return f"{LETTER[kind]}@"
+
+
+def held_place(kind: int, side: Side, viewer: Side | None) -> str:
+    """Where ``side``'s pieces of ``kind`` in hand are, to ``viewer``: the viewer's own hand
+    (a spectator's: the Challenger's, whose picture theirs is) by the drop's notation (``S@``,
+    where their drops start), the other hand by that and its side's letter (``S@O``)."""
+    own = Side.CHALLENGER if viewer is None else viewer
+    return hand_place(kind) if side == own else hand_place(kind) + side.letter
 
 
 def touches(move: Move) -> tuple[Touch, ...]:

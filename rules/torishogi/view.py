@@ -16,7 +16,7 @@ from rules.words import Text, frame, listing, msg
 from .board import NAMES, SQUARES
 from .events import Event, Turn
 from .fen import write_fen
-from .menu import hand_place
+from .menu import held_place
 from .movegen import attacked
 from .pieces import HAND_KINDS, NAME, PLURAL, PROMOTES_TO, kind_of, side_of
 from .position import Position
@@ -88,18 +88,14 @@ class View:
 
     def contents(self, names: Sequence[str]) -> dict[str, str]:
         """Each piece in words by its square's machine name ("bob's Goose, a promoted
-        Swallow"), and each kind in a hand by its place (``S@``: "Swallows in hand: ann 2"),
-        whoever holds it; empty squares left out."""
+        Swallow"), and each kind in each hand by its place (``held_place``: ``S@``, "Swallows
+        in hand: ann 2"); empty squares left out."""
         said: dict[str, str] = {NAMES[p.sq]: _piece_said(p, names) for p in self.pieces}
-        for kind in HAND_KINDS:
-            holders = [
-                frame("{player} {n}", player=names[side], n=self.hands[side][kind])
-                for side in Side
-                if self.hands[side][kind]
-            ]
-            if holders:
-                said[hand_place(kind)] = msg(
-                    "{pieces} in hand: {holders}", pieces=PLURAL[kind], holders=listing(holders)
+        for side in Side:
+            for kind, count in self.hand(side):
+                holder = frame("{player} {n}", player=names[side], n=count)
+                said[held_place(kind, side, self.viewer)] = msg(
+                    "{pieces} in hand: {holders}", pieces=PLURAL[kind], holders=holder
                 )
         return said
 

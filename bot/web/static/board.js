@@ -41,6 +41,7 @@ const ui = {
   sending: Promise.resolve(), // the last request sent (post): the next waits for it
   picture: null, // the blob URL of the picture shown
   pictureUrl: null, // and where it came from
+  replayed: null, // a replay's picture's squares (replayedSquares): null for the board now
   pressed: null, // the square last pressed
   connection: "connecting", // the live stream's status (live.js's key)
   connectionWhy: "", // and the server's words for it, where it refused the stream
@@ -314,11 +315,22 @@ function turnCount() {
 }
 
 function pictureUrl() {
+  return ui.replay === null ? board().url : replayUrl("board.png");
+}
+
+/** The address of the replay's `what` (its picture, its squares) at the turn shown. */
+function replayUrl(what) {
   const state = ui.state;
-  if (ui.replay === null) return board().url;
   const flip = ui.flipped && state.board.turned ? 1 : 0;
   const version = encodeURIComponent(state.replay || "");
-  return `/api/m/${encodeURIComponent(state.match)}/board.png?turn=${ui.replay}&flip=${flip}&v=${version}`;
+  return `/api/m/${encodeURIComponent(state.match)}/${what}?turn=${ui.replay}&flip=${flip}&v=${version}`;
+}
+
+/** The replayed board's squares for a screen reader ({width, height, cells, squares}, from
+ * that turn's public view), or null if they are refused: the picture's refusal says why. */
+async function replayedSquares() {
+  const response = await fetch(replayUrl("squares"), { headers: headers() });
+  return response.ok ? response.json() : null;
 }
 
 /** The picture, fetched (the player's own needs the token, which only a fetch can send; a
@@ -331,6 +343,7 @@ async function renderPicture() {
   image.alt = ui.replay === null
     ? t("board-now", { summary: ui.state.summary || "" }) : t("board-after", { turn: ui.replay });
   if (url !== ui.pictureUrl) {
+    ui.replayed = null;
     try {
       const response = await fetch(url, { headers: headers() });
       if (!response.ok) {
@@ -338,7 +351,9 @@ async function renderPicture() {
         throw new Error(body.error || t("no-picture"));
       }
       const blob = await response.blob();
+      const replayed = ui.replay === null ? null : await replayedSquares();
       if (url !== pictureUrl()) return;
+      ui.replayed = replayed;
       if (ui.picture) URL.revokeObjectURL(ui.picture);
       ui.picture = URL.createObjectURL(blob);
       ui.pictureUrl = url;
@@ -363,10 +378,14 @@ function backToNow(image) {
 
 function renderCells() {
   const container = $("cells");
-  container.hidden = ui.replay !== null;
+  const replayed = ui.replay === null ? null : ui.replayed;
+  container.hidden = ui.replay !== null && !replayed;
   if (container.hidden) return;
-  if (PAGE !== "play") {
-    drawCells(container, board(), (square) => ({ label: standing(square).join(": "), classes: [] }), null);
+  if (replayed || PAGE !== "play") {
+    // a board to read: a finished turn's (its own squares, nothing played there) or the match page's
+    const shown = replayed || board();
+    const squares = replayed ? replayed.squares : ui.state.squares;
+    drawCells(container, shown, (square) => ({ label: standing(square, squares).join(": "), classes: [] }), null);
     return;
   }
   drawCells(container, board(), describe, press);
@@ -374,10 +393,13 @@ function renderCells() {
 }
 
 /** A square's name and what stands on it, as the state's own view says (nothing more for
- * an empty square): what a screen reader hears of a square on every page. */
-function standing(square) {
-  const here = (ui.state.squares || {})[square];
-  return here ? [square, here] : [square];
+ * an empty square): what a screen reader hears of a square on every page. A place off the
+ * board (a hand, named by its drop's notation: "S@", "S@O") is its words alone ("Swallows in hand:
+ * ann 2"): its name means nothing to a listener. */
+function standing(square, squares = ui.state.squares) {
+  const here = (squares || {})[square];
+  if (!here) return [square];
+  return square.includes("@") ? [here] : [square, here];
 }
 
 /** What a square is to the player now: what stands on it, a piece they may pick, a spot of the picked piece's
