@@ -174,7 +174,8 @@ class Looking(Host):
         look = replace(look, view=view, outcome=game.outcome(), history=_history(game))
         if viewer is not None and hosted.phase == PLAYING and not game.is_over():
             kinds = await agreements.proposable(self._ctx, table, viewer)
-            look = replace(look, proposable=kinds, unplannable=plans.unplannable(table, viewer))
+            why = plans.unplannable(table, viewer, view)
+            look = replace(look, proposable=kinds, unplannable=why)
         acting = hosted.phase == PLAYING and not table.paused and not game.is_over()
         if viewer is not None and acting and game.side == viewer:
             if seen:

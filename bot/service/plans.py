@@ -22,7 +22,7 @@ import json
 from dataclasses import dataclass, replace
 
 from bot.i18n import SOURCE, _, ngettext, speaking, word
-from rules import ActionError, GameState, Side, game_type
+from rules import ActionError, GameState, GameView, Side, game_type
 from rules.words import Text, msg
 
 from .context import Context
@@ -368,11 +368,12 @@ def refuse_acting(ctx: Context, table: Table, side: Side) -> None:
     )
 
 
-def unplannable(table: Table, side: Side) -> Text | None:
+def unplannable(table: Table, side: Side, view: GameView | None = None) -> Text | None:
     """Why ``side``'s player may not plan a reply while the opponent acts (None: they
     may), worded where it is shown (``word``): a page offers no plan mode then. Their own
-    turn aside (``refuse_acting``): nothing is offered to plan in it."""
-    return _deciding(table, side) or against_robot(table, side)
+    turn aside (``refuse_acting``): nothing is offered to plan in it. ``view``: theirs,
+    where the caller has it already (a look builds it: not again for every look)."""
+    return _deciding(table, side, view) or against_robot(table, side)
 
 
 def refuse_unplannable(table: Table, side: Side) -> None:
@@ -383,10 +384,10 @@ def refuse_unplannable(table: Table, side: Side) -> None:
         raise Refused(word(why))
 
 
-def _deciding(table: Table, side: Side) -> Text | None:
+def _deciding(table: Table, side: Side, view: GameView | None = None) -> Text | None:
     """Why no plan while the opponent decides in ``side``'s turn (TI15): their own turn
     follows, and a plan answers that turn, whose position the decision has not made yet."""
-    view = table.game.view_for(side)
+    view = table.game.view_for(side) if view is None else view
     if not view.deciding or view.side != side.other:
         return None
     return msg(
