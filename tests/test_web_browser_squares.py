@@ -87,15 +87,21 @@ async def test_r10_a_search_on_the_page_says_before_it_is_chosen_that_it_cannot_
     assert (await w.me(match, Side.CHALLENGER))["staged"] == []
 
 
+async def swallows_taken(w: World) -> int:
+    """A ToriShogi match in which ann and bob each captured two Swallows (four turns)."""
+    match = await w.playing(Terms(game="torishogi"))
+    for user, move in zip((ANN, BOB, ANN, BOB), ("c3c4", "e5e4", "c4c5", "e4e3"), strict=True):
+        await w.service.play(HERE, user, move)
+        await w.service.end_turn(HERE, user)
+    return match
+
+
 async def test_a_hand_square_says_its_words_not_its_drop_notation(
     w: World, browser: Browser
 ) -> None:
     """Regression: a ToriShogi hand's square was read "S@: Swallows in hand: ann 2 and bob 2", its
     drop notation first, which names nothing a listener knows; now its words alone."""
-    match = await w.playing(Terms(game="torishogi"))
-    for user, move in zip((ANN, BOB, ANN, BOB), ("c3c4", "e5e4", "c4c5", "e4e3"), strict=True):
-        await w.service.play(HERE, user, move)  # each captures a Swallow, twice
-        await w.service.end_turn(HERE, user)
+    match = await swallows_taken(w)
     assert w.client is not None
     page = await opened(browser, str(w.client.make_url(f"/m/{match}")))
     said = "Swallows in hand: ann 2"
@@ -108,10 +114,7 @@ async def test_both_hands_have_their_squares_on_every_page(w: World, browser: Br
     """Regression: the match page had squares for the bottom player's hand alone (a player's
     page for their own), the other hand told only in the summary; now each hand's pieces
     are squares saying whose they are, the page's own hand named by its drops (``S@``)."""
-    match = await w.playing(Terms(game="torishogi"))
-    for user, move in zip((ANN, BOB, ANN, BOB), ("c3c4", "e5e4", "c4c5", "e4e3"), strict=True):
-        await w.service.play(HERE, user, move)
-        await w.service.end_turn(HERE, user)
+    match = await swallows_taken(w)
     assert w.client is not None
     page = await opened(browser, str(w.client.make_url(f"/m/{match}")))
     await expect(square(page, "S@")).to_have_attribute("aria-label", "Swallows in hand: ann 2")
@@ -129,10 +132,7 @@ async def test_a_replayed_turns_squares_say_what_stood_on_them_then(
     """Regression: stepping through a replay hid the squares, so a screen reader heard only
     "The board after turn 1"; now each square of that turn's board says what stood there
     then (its public view's words), the hands too."""
-    match = await w.playing(Terms(game="torishogi"))
-    for user, move in zip((ANN, BOB, ANN, BOB), ("c3c4", "e5e4", "c4c5", "e4e3"), strict=True):
-        await w.service.play(HERE, user, move)
-        await w.service.end_turn(HERE, user)
+    match = await swallows_taken(w)
     assert w.client is not None
     page = await opened(browser, str(w.client.make_url(f"/m/{match}")))
     await expect(square(page, "c5")).to_have_attribute("aria-label", "c5: ann's Swallow")
