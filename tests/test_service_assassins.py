@@ -347,13 +347,9 @@ async def test_r44_the_end_post_publishes_the_records_of_the_assassins_still_hid
     )
 
 
-async def test_r43_a_search_that_finds_the_assassin_says_it_may_be_taken_for_free(
-    h: Harness,
-) -> None:
-    """bob's Archer searched and revealed ann's Assassin next to it: the reply said only
-    "(the Assassin is revealed on v3h6)" and "2 actions left", never that the Archer could
-    take it at once at no cost (R43), which only the very next action may do. Now the reply
-    says so, with the actions that do it, and says it no more once the chance is gone."""
+async def beside_bobs_archer(h: Harness) -> World:
+    """ann's hidden Assassin walked from v3h17 to v3h6, beside bob's Archer on v3h4's
+    file, taking the piece on v3h5: bob to act, a search from v3h5 would find it (R43)."""
     world = World(h, "v3h17")
     await world.start()
     for walk in ("X v3h17-v3h14", "X v3h14-v3h11", "X v3h11-v3h8"):
@@ -362,6 +358,17 @@ async def test_r43_a_search_that_finds_the_assassin_says_it_may_be_taken_for_fre
     await world.end(BOB)
     await world.act(ANN, "X v3h8-v3h6 x v3h5")
     await world.end(ANN)
+    return world
+
+
+async def test_r43_a_search_that_finds_the_assassin_says_it_may_be_taken_for_free(
+    h: Harness,
+) -> None:
+    """bob's Archer searched and revealed ann's Assassin next to it: the reply said only
+    "(the Assassin is revealed on v3h6)" and "2 actions left", never that the Archer could
+    take it at once at no cost (R43), which only the very next action may do. Now the reply
+    says so, with the actions that do it, and says it no more once the chance is gone."""
+    await beside_bobs_archer(h)
     found = await h.service.play(HERE, BOB, "A v3h4-v3h5 search")
     assert "(R43), with one of: `A v3h5 x v3h6`; `A v3h5-v3h6`." in found.text, found.text
     taken = await h.service.play(HERE, BOB, "A v3h5 x v3h6")
@@ -374,14 +381,7 @@ async def test_r43_the_play_panel_and_web_page_say_the_found_assassin_may_be_tak
     """The free take of the Assassin a search revealed (R43) was said in the reply of
     ``/tora act`` alone: the Play panel showed the staged search and the menus, the web page
     its prompt, and neither said the searching piece could take it at no cost now."""
-    world = World(h, "v3h17")
-    await world.start()
-    for walk in ("X v3h17-v3h14", "X v3h14-v3h11", "X v3h11-v3h8"):
-        await world.act(ANN, walk)
-    await world.end(ANN)
-    await world.end(BOB)
-    await world.act(ANN, "X v3h8-v3h6 x v3h5")
-    await world.end(ANN)
+    world = await beside_bobs_archer(h)
     playing = Playing(Actions(h.service, RecordingThreads()))
     opened = await playing.open(Caller(BOB, HERE.guild_id, HERE.channel_id), None)
     assert opened.stamp is not None
@@ -451,14 +451,7 @@ async def test_r43_the_web_pages_free_take_hint_shows_no_markdown(h: Harness) ->
     "... with one of: `A v3h5 x v3h6`; `A v3h5-v3h6`.", Discord's code marks shown as
     backticks, where every other text of the page has them taken out (``page_text``). Now
     the page's hint reads as its other texts do."""
-    world = World(h, "v3h17")
-    await world.start()
-    for walk in ("X v3h17-v3h14", "X v3h14-v3h11", "X v3h11-v3h8"):
-        await world.act(ANN, walk)
-    await world.end(ANN)
-    await world.end(BOB)
-    await world.act(ANN, "X v3h8-v3h6 x v3h5")
-    await world.end(ANN)
+    await beside_bobs_archer(h)
     await h.service.play(HERE, BOB, "A v3h4-v3h5 search")
     state = await Boards(h.service).mine(1, Side.OPPOSITION)
     [hint] = state["hints"]
@@ -472,14 +465,7 @@ async def test_r43_the_play_panel_offers_the_free_take_after_a_last_action_searc
     panel said the Archer "may take it now at no cost" (R43: even with no action left), then
     "Nothing more to stage this turn", with no menu to pick the take from, so only a typed
     ``/tora act`` could make it. Now the panel offers it in its menus."""
-    world = World(h, "v3h17")
-    await world.start()
-    for walk in ("X v3h17-v3h14", "X v3h14-v3h11", "X v3h11-v3h8"):
-        await world.act(ANN, walk)
-    await world.end(ANN)
-    await world.end(BOB)
-    await world.act(ANN, "X v3h8-v3h6 x v3h5")
-    await world.end(ANN)
+    await beside_bobs_archer(h)
     for action in ("S v9h5-v9h6", "S v10h5-v10h6", "A v3h4-v3h5 search"):
         await h.service.play(HERE, BOB, action)
     playing = Playing(Actions(h.service, RecordingThreads()))
@@ -500,14 +486,7 @@ async def test_r43_a_last_action_search_that_found_the_assassin_is_not_told_no_a
     hinted the free take (R43), then said "No actions left: end your turn with `/tora
     end`.", and his web page "No actions left: End turn.", as if nothing more could be
     done. Now both say the free one is left."""
-    world = World(h, "v3h17")
-    await world.start()
-    for walk in ("X v3h17-v3h14", "X v3h14-v3h11", "X v3h11-v3h8"):
-        await world.act(ANN, walk)
-    await world.end(ANN)
-    await world.end(BOB)
-    await world.act(ANN, "X v3h8-v3h6 x v3h5")
-    await world.end(ANN)
+    await beside_bobs_archer(h)
     for action in ("S v9h5-v9h6", "S v10h5-v10h6"):
         await h.service.play(HERE, BOB, action)
     found = await h.service.play(HERE, BOB, "A v3h4-v3h5 search")
